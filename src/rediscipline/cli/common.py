@@ -1,0 +1,110 @@
+"""Options shared by the commands, output handling, and exit codes.
+
+Exit codes: 0 clean; 1 findings at or above `--fail-on`; 2 usage, configuration or input error (one line
+on stderr, never a traceback).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TextIO, TypeVar
+
+import click
+
+from rediscipline.model.severity import Severity
+from rediscipline.model.text import LANGUAGES
+from rediscipline.rules.registry import UnknownRuleError
+from rediscipline.settings.errors import ConfigError
+from rediscipline.settings.loader import Overrides
+from rediscipline.sources.errors import SourceError
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+F = TypeVar("F", bound=Callable[..., Any])
+USER_ERRORS = (ConfigError, SourceError, UnknownRuleError)
+
+
+def _split(values: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
+
+
+def settings_options(func: F) -> F:
+    """--preset/--overlay/--config/--isolated/--select/--extend-select/--ignore/--fail-on/--lang."""
+    decorators = [
+        click.option("--preset", metavar="NAME", help="Preset to start from (default: `default`)."),
+        click.option("--overlay", "overlays", multiple=True, metavar="NAME", help="Preset to add on top, e.g. cluster."),
+        click.option(
+            "--config",
+            type=click.Path(dir_okay=False, path_type=Path),
+            help="Convention file (default: nearest rediscipline.toml or pyproject.toml [tool.rediscipline]).",
+        ),
+        click.option("--isolated", is_flag=True, help="Ignore every convention file."),
+        click.option("--select", multiple=True, metavar="RULES", help="Enable only these rules (ALL, KEY, KEY005, key-length)."),
+        click.option("--extend-select", multiple=True, metavar="RULES", help="Enable these rules as well."),
+        click.option("--ignore", multiple=True, metavar="RULES", help="Disable these rules."),
+        click.option("--fail-on", type=click.Choice(Severity.choices()), help="Lowest severity that exits with 1 (default: warning)."),
+        click.option("--lang", type=click.Choice(LANGUAGES), help="Language of messages: en or zh."),
+    ]
+    return functools.reduce(lambda f, d: d(f), reversed(decorators), func)
+
+
+def overrides_from(params: dict[str, Any]) -> Overrides:
+    return Overrides(
+        config=params.get("config"),
+        isolated=bool(params.get("isolated")),
+        preset=params.get("preset"),
+        overlays=_split(params.get("overlays", ())),
+        select=_split(params["select"]) if params.get("select") else None,
+        extend_select=_split(params.get("extend_select", ())),
+        ignore=_split(params.get("ignore", ())),
+        fail_on=params.get("fail_on"),
+        lang=params.get("lang"),
+    )
+
+
+def output_options(formats: tuple[str, ...]) -> Callable[[F], F]:
+    def decorate(func: F) -> F:
+        decorators = [
+            click.option("--format", "output_format", type=click.Choice(formats), default=formats[0], show_default=True),
+            click.option("--output", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to FILE."),
+            click.option("--color", type=click.Choice(("auto", "always", "never")), default="auto", show_default=True),
+        ]
+        return functools.reduce(lambda f, d: d(f), reversed(decorators), func)
+
+    return decorate
+
+
+def use_color(choice: str, stream: TextIO) -> bool:
+    if choice == "always":
+        return True
+    if choice == "never" or os.environ.get("NO_COLOR"):
+        return False
+    return stream.isatty()
+
+
+@contextmanager
+def open_output(path: Path | None) -> Iterator[TextIO]:
+    """Standard output, or FILE written to a temporary name and renamed, so a failed run keeps the old file."""
+    if path is None:
+        yield sys.stdout
+        return
+    temporary = path.with_name(f".{path.name}.rediscipline-tmp")
+    try:
+        with temporary.open("w", encoding="utf-8", newline="\n") as stream:
+            yield stream
+        temporary.replace(path)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        raise SourceError(f"cannot write {path}: {error.strerror or error}") from None
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+def fail(message: str) -> None:
+    click.echo(f"rediscipline: error: {message}", err=True)
+    sys.exit(EXIT_ERROR)

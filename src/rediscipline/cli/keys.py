@@ -1,0 +1,46 @@
+"""`rediscipline keys [FILE|-]...`: lint key names, one per line (e.g. from `redis-cli --scan`)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from rediscipline.api import KeyInput, check_keys, settings_for
+from rediscipline.cli.common import EXIT_CLEAN, EXIT_FINDINGS, open_output, output_options, overrides_from, settings_options, use_color
+from rediscipline.render import RENDERERS
+from rediscipline.sources.keylist import FORMATS
+
+
+@click.command("keys")
+@click.argument("files", nargs=-1, metavar="[FILE|-]...")
+@click.option(
+    "--input-format",
+    type=click.Choice(FORMATS),
+    default="raw",
+    show_default=True,
+    help="raw lines, redis-cli --quoted-output lines, or JSON lines with key / key_b64.",
+)
+@settings_options
+@output_options(tuple(RENDERERS))
+@click.option("--exit-zero", is_flag=True, help="Exit with 0 even when there are findings.")
+def keys_command(files: tuple[str, ...], input_format: str, output_format: str, output: Path | None, color: str, exit_zero: bool, **params: Any) -> None:
+    """Check key names against the naming rules; findings are grouped by key pattern.
+
+    \b
+    redis-cli --scan | rediscipline keys -
+    rediscipline keys keys.txt --lang zh
+    """
+    settings = settings_for(overrides_from(params))
+    inputs = [KeyInput(path, input_format) for path in (files or ("-",))]
+    for item in inputs:
+        if item.path != "-" and Path(item.path).is_dir():
+            raise click.BadParameter(f"{item.path} is a directory", param_hint="FILE")
+    report = check_keys(inputs, settings)
+    with open_output(output) as stream:
+        RENDERERS[output_format](report, stream, settings.lang, output is None and use_color(color, sys.stdout))
+    worst = report.max_severity()
+    failed = worst is not None and worst >= settings.fail_on
+    sys.exit(EXIT_FINDINGS if failed and not exit_zero else EXIT_CLEAN)

@@ -1,0 +1,107 @@
+"""Findings under construction: one accumulator per (rule, sub-code, pattern), bounded examples."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rediscipline.model.finding import Example, Finding
+from rediscipline.model.location import Location
+from rediscipline.model.severity import Severity
+from rediscipline.model.text import Text
+from rediscipline.engine.fingerprint import key_fingerprint
+
+GroupKey = tuple[str, str, bytes]  # rule id, code, pattern
+
+
+@dataclass(slots=True)
+class ResolvedViolation:
+    """A violation with its final severity, as memoised per template (the hot path only counts it)."""
+
+    rule_id: str
+    code: str
+    severity: Severity
+    message: Text
+    value: float | None
+    namespace: str | None
+
+
+@dataclass(slots=True)
+class Group:
+    violation: ResolvedViolation
+    count: int = 0
+    examples: list[Example] = field(default_factory=list)
+    worst: float | None = None
+
+    def merge(self, other: Group, limit: int) -> None:
+        self.count += other.count
+        room = limit - len(self.examples)
+        if room > 0:
+            self.examples.extend(other.examples[:room])
+        if other.worst is not None and (self.worst is None or other.worst > self.worst):
+            self.worst = other.worst
+            self.violation = other.violation
+
+
+class Groups:
+    def __init__(self, examples: int = 3) -> None:
+        self.examples = examples
+        self._groups: dict[GroupKey, Group] = {}
+
+    def add(self, violation: ResolvedViolation, pattern: bytes, name: bytes, origin: Location, line: int | None) -> None:
+        key = (violation.rule_id, violation.code, pattern)
+        group = self._groups.get(key)
+        if group is None:
+            group = self._groups[key] = Group(violation)
+        group.count += 1
+        if len(group.examples) < self.examples:
+            location = origin if line is None else Location(origin.source, origin.path, line, None, origin.db)
+            group.examples.append(Example(name, location))
+        value = violation.value
+        if value is not None and (group.worst is None or value > group.worst):
+            group.worst = value
+            group.violation = violation
+
+    def add_counted(
+        self, violation: ResolvedViolation, pattern: bytes, count: int, examples: tuple[Example, ...]
+    ) -> None:
+        """Record an aggregate rule's result: `count` keys of `pattern` at once."""
+        self.add_group(pattern, Group(violation, count, list(examples[: self.examples]), violation.value))
+
+    def add_group(self, pattern: bytes, group: Group) -> None:
+        key = (group.violation.rule_id, group.violation.code, pattern)
+        existing = self._groups.get(key)
+        if existing is None:
+            self._groups[key] = group
+        else:
+            existing.merge(group, self.examples)
+
+    def remap(self, moved: dict[bytes, bytes]) -> None:
+        """Follow a pattern-table compaction: merge groups whose pattern was merged."""
+        if not moved:
+            return
+        for key in [k for k in self._groups if k[2] in moved]:
+            group = self._groups.pop(key)
+            self.add_group(moved[key[2]], group)
+
+    def findings(self, source: str) -> list[Finding]:
+        out: list[Finding] = []
+        for (rule_id, code, pattern), group in self._groups.items():
+            v = group.violation
+            first = group.examples[0].location if group.examples else Location(source)
+            out.append(
+                Finding(
+                    rule_id=rule_id,
+                    code=code,
+                    severity=v.severity,
+                    message=v.message,
+                    location=Location(first.source, first.path, first.line, None, first.db),
+                    fingerprint=key_fingerprint(rule_id, code, source, pattern),
+                    pattern=pattern,
+                    count=group.count,
+                    examples=tuple(group.examples),
+                    namespace=v.namespace,
+                    worst=group.worst,
+                )
+            )
+        out.sort(key=lambda f: (-f.severity, f.rule_id, -f.count, f.pattern or b"", f.code))
+        return out

@@ -1,0 +1,48 @@
+"""What rules say (Violation) and what the engine records (Finding).
+
+A rule returns a Violation: a sub-code, a bilingual message, an optional severity and a measured value.
+Only the engine turns violations into Findings, grouped by key pattern, with a stable fingerprint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rediscipline.model.location import Location
+from rediscipline.model.severity import Severity
+from rediscipline.model.text import Text
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One broken rule on one fact (or one template). `code` distinguishes kinds within a rule."""
+
+    code: str
+    message: Text
+    severity: Severity | None = None  # None: the rule's configured severity
+    value: float | None = None  # the measured quantity (bytes, segments…), used to pick the worst example
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """A concrete key (or code template) that showed the violation, with where it was seen."""
+
+    name: bytes
+    location: Location
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A rule broken by `count` keys of one pattern (or by one code location)."""
+
+    rule_id: str
+    code: str
+    severity: Severity
+    message: Text
+    location: Location
+    fingerprint: str
+    pattern: bytes | None = None
+    count: int = 1
+    examples: tuple[Example, ...] = ()
+    namespace: str | None = None
+    worst: float | None = None

@@ -1,0 +1,75 @@
+"""The finished, immutable result handed to renderers: findings, fired rules' metadata, run info, stats."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from rediscipline.model.finding import Finding
+from rediscipline.model.severity import Severity
+from rediscipline.model.text import Text
+
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class RuleMeta:
+    """What a renderer needs to know about a rule, so it never has to reach into the rule registry."""
+
+    id: str
+    slug: str
+    family: str
+    title: Text
+    severity: Severity
+    where: tuple[str, ...]
+    sources: tuple[str, ...]  # cited convention sections, e.g. "000 §Key 名字如何设计 — 大小"
+    doc: str = ""
+    family_title: Text = Text("", "")
+
+
+@dataclass(frozen=True, slots=True)
+class RunInfo:
+    tool_version: str
+    command: str
+    inputs: tuple[str, ...]
+    preset: str
+    overlays: tuple[str, ...] = ()
+    config_file: str | None = None
+    rules_enabled: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PatternStat:
+    """How many keys one inferred pattern covers (for the summary's top patterns)."""
+
+    pattern: bytes
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    keys: int = 0
+    patterns: int = 0
+    pattern_cap: int = 0
+    overflow_keys: int = 0  # keys whose pattern could not be tracked because the cap was hit
+    elapsed_seconds: float = 0.0
+    top_patterns: tuple[PatternStat, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    findings: tuple[Finding, ...]
+    rules: Mapping[str, RuleMeta]
+    run: RunInfo
+    stats: Stats
+    notes: tuple[Text, ...] = field(default=())
+    schema_version: int = SCHEMA_VERSION
+
+    def count_by_severity(self) -> dict[Severity, int]:
+        counts = {severity: 0 for severity in Severity}
+        for finding in self.findings:
+            counts[finding.severity] += 1
+        return counts
+
+    def max_severity(self) -> Severity | None:
+        return max((f.severity for f in self.findings), default=None)

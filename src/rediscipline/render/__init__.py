@@ -1,0 +1,14 @@
+"""Renderers turn a finished Report into text for people or machines; a table of names, no plugins."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TextIO
+
+from rediscipline.model.report import Report
+from rediscipline.render.json_output import render_json
+from rediscipline.render.text import render_text
+
+Renderer = Callable[[Report, TextIO, str, bool], None]
+
+RENDERERS: dict[str, Renderer] = {"text": render_text, "json": render_json}

@@ -1,0 +1,116 @@
+"""JSON output, schema `rediscipline.report` version 1 (documented in docs/json-report.md).
+
+Keys and patterns are bytes: each is written as display text, plus `*_b64` holding the exact bytes when
+they are not valid UTF-8. Messages are given in the chosen language and in both.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any, TextIO
+
+from rediscipline.model.display import display_bytes, is_utf8
+from rediscipline.model.finding import Finding
+from rediscipline.model.location import Location
+from rediscipline.model.report import Report
+
+SCHEMA = "rediscipline.report"
+
+
+def _name(prefix: str, data: bytes) -> dict[str, str]:
+    if is_utf8(data):
+        return {prefix: data.decode("utf-8")}
+    return {prefix: display_bytes(data), f"{prefix}_b64": base64.b64encode(data).decode("ascii")}
+
+
+def _location(location: Location) -> dict[str, Any]:
+    out: dict[str, Any] = {"source": location.source, "path": location.path}
+    if location.line is not None:
+        out["line"] = location.line
+    if location.column is not None:
+        out["column"] = location.column
+    if location.db is not None:
+        out["db"] = location.db
+    return out
+
+
+def _finding(finding: Finding, report: Report, lang: str) -> dict[str, Any]:
+    meta = report.rules.get(finding.rule_id)
+    out: dict[str, Any] = {
+        "rule": finding.rule_id,
+        "slug": meta.slug if meta else None,
+        "family": meta.family if meta else None,
+        "severity": finding.severity.label,
+        "code": finding.code,
+        "message": finding.message.in_(lang),
+        "messages": {"en": finding.message.en, "zh": finding.message.zh},
+    }
+    if finding.pattern is not None:
+        out.update(_name("pattern", finding.pattern))
+    out["count"] = finding.count
+    if finding.worst is not None:
+        out["worst"] = finding.worst
+    out["namespace"] = finding.namespace
+    out["location"] = _location(finding.location)
+    out["examples"] = [{**_name("key", e.name), **_location(e.location)} for e in finding.examples]
+    out["fingerprint"] = finding.fingerprint
+    return out
+
+
+def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
+    by_severity = {s.label: n for s, n in sorted(report.count_by_severity().items(), reverse=True)}
+    by_family: dict[str, int] = {}
+    for finding in report.findings:
+        family = report.rules[finding.rule_id].family if finding.rule_id in report.rules else "?"
+        by_family[family] = by_family.get(family, 0) + 1
+    stats = report.stats
+    return {
+        "schema": SCHEMA,
+        "schema_version": report.schema_version,
+        "tool": {"name": "rediscipline", "version": report.run.tool_version},
+        "run": {
+            "command": report.run.command,
+            "inputs": list(report.run.inputs),
+            "preset": report.run.preset,
+            "overlays": list(report.run.overlays),
+            "config_file": report.run.config_file,
+            "rules_enabled": report.run.rules_enabled,
+            "lang": lang,
+        },
+        "summary": {
+            "keys": stats.keys,
+            "patterns": stats.patterns,
+            "findings": len(report.findings),
+            "keys_flagged": sum(f.count for f in report.findings),
+            "by_severity": by_severity,
+            "by_family": by_family,
+            "max_severity": report.max_severity().label if report.max_severity() else None,
+            "elapsed_seconds": stats.elapsed_seconds,
+            "pattern_cap": stats.pattern_cap,
+            "overflow_keys": stats.overflow_keys,
+        },
+        "top_patterns": [{**_name("pattern", p.pattern), "count": p.count} for p in stats.top_patterns],
+        "findings": [_finding(f, report, lang) for f in report.findings],
+        "rules": {
+            rule_id: {
+                "slug": meta.slug,
+                "family": meta.family,
+                "title": meta.title.in_(lang),
+                "titles": {"en": meta.title.en, "zh": meta.title.zh},
+                "default_severity": meta.severity.label,
+                "where": list(meta.where),
+                "sources": list(meta.sources),
+            }
+            for rule_id, meta in sorted(report.rules.items())
+        },
+        "notes": [note.in_(lang) for note in report.notes],
+    }
+
+
+def render_json(report: Report, stream: TextIO, lang: str = "en", color: bool = False) -> None:
+    json.dump(report_to_dict(report, lang), stream, ensure_ascii=False, indent=2)
+    stream.write("\n")
+
+
+__all__ = ["SCHEMA", "render_json", "report_to_dict"]

@@ -1,0 +1,132 @@
+"""Human output: a summary, then findings grouped by rule and key pattern, with examples and sources.
+
+Every key and pattern goes through `display_bytes` and into rich `Text` objects (never markup), so a key
+holding a terminal escape sequence or rich markup is shown as inert text.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TextIO
+
+from rich.console import Console
+from rich.text import Text as RichText
+
+from rediscipline.model.display import display_bytes
+from rediscipline.model.finding import Finding
+from rediscipline.model.report import Report
+from rediscipline.model.severity import Severity
+from rediscipline.render.labels import SEVERITY, label
+
+STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.NOTE: "cyan"}
+MARK = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.NOTE: "●"}
+NAME_LIMIT = 100
+
+
+def _location_text(finding_location: object) -> str:
+    path = getattr(finding_location, "path", None) or ""
+    line = getattr(finding_location, "line", None)
+    return f"{path}:{line}" if line is not None else path
+
+
+def _summary(report: Report, console: Console, lang: str) -> None:
+    stats = report.stats
+    head = RichText()
+    head.append(f"rediscipline {report.run.tool_version}", style="bold")
+    head.append(f" · {report.run.command} · {label('preset', lang)} {report.run.preset}")
+    if report.run.overlays:
+        head.append(" + " + " + ".join(report.run.overlays))
+    head.append(f" · {report.run.rules_enabled} {label('rules', lang)}")
+    console.print(head)
+    scanned = label("scanned", lang, keys=f"{stats.keys:,}", patterns=f"{stats.patterns:,}")
+    console.print(RichText(f"{scanned} ({stats.elapsed_seconds:.2f} s)", style="dim"))
+    console.print()
+    counts = report.count_by_severity()
+    line = RichText(f"{label('summary', lang)}: ", style="bold")
+    for severity in sorted(counts, reverse=True):
+        line.append(f"{SEVERITY[severity].in_(lang)} {counts[severity]}", style=STYLE[severity] if counts[severity] else "dim")
+        line.append("  ")
+    flagged = sum(f.count for f in report.findings)
+    line.append(f"· {flagged:,} {label('keys', lang)}", style="dim")
+    console.print(line)
+    families: dict[str, int] = defaultdict(int)
+    titles: dict[str, str] = {}
+    for finding in report.findings:
+        meta = report.rules.get(finding.rule_id)
+        if meta is not None:
+            families[meta.family] += 1
+            titles[meta.family] = meta.family_title.in_(lang)
+    if families:
+        parts = [f"{family} ({titles[family]}) {count}" for family, count in sorted(families.items())]
+        console.print(RichText(f"{label('by-family', lang)}: " + ", ".join(parts), style="dim"))
+
+
+def _finding(finding: Finding, console: Console, lang: str) -> None:
+    line = RichText("  ")
+    line.append(MARK[finding.severity] + " ", style=STYLE[finding.severity])
+    if finding.pattern is not None:
+        line.append(display_bytes(finding.pattern, NAME_LIMIT), style="bold")
+        unit = label("key" if finding.count == 1 else "keys", lang)
+        line.append(f"  {finding.count:,} {unit}", style="magenta")
+    line.append("  " + finding.message.in_(lang))
+    if finding.namespace:
+        line.append(f"  [{label('namespace', lang)} {finding.namespace}]", style="dim")
+    console.print(line)
+    if finding.examples:
+        examples = RichText(f"      {label('examples', lang)} ", style="dim")
+        for index, example in enumerate(finding.examples):
+            if index:
+                examples.append(", ", style="dim")
+            examples.append('"' + display_bytes(example.name, NAME_LIMIT) + '"')
+            where = _location_text(example.location)
+            if where:
+                examples.append(f" ({where})", style="dim")
+        if finding.count > len(finding.examples):
+            examples.append(" … " + label("more", lang, n=f"{finding.count - len(finding.examples):,}"), style="dim")
+        console.print(examples)
+
+
+def render_text(report: Report, stream: TextIO, lang: str = "en", color: bool = False) -> None:
+    console = Console(
+        file=stream,
+        force_terminal=color,
+        no_color=not color,
+        highlight=False,
+        emoji=False,
+        markup=False,
+        width=120 if not color else None,
+        soft_wrap=not color,
+    )
+    _summary(report, console, lang)
+    console.print()
+    if not report.findings:
+        console.print(RichText(label("no-findings", lang), style="green"))
+    by_rule: dict[str, list[Finding]] = defaultdict(list)
+    for finding in report.findings:
+        by_rule[finding.rule_id].append(finding)
+    order = sorted(by_rule, key=lambda r: (-max(f.severity for f in by_rule[r]), r))
+    for rule_id in order:
+        findings = by_rule[rule_id]
+        meta = report.rules.get(rule_id)
+        worst = max(f.severity for f in findings)
+        header = RichText()
+        header.append(rule_id, style=STYLE[worst])
+        if meta is not None:
+            header.append(f" {meta.slug}", style="bold")
+            header.append(f"  {meta.title.in_(lang)}")
+        header.append(f"  ({sum(f.count for f in findings):,} {label('keys', lang)})", style="dim")
+        console.print(header)
+        if meta is not None and meta.sources:
+            console.print(RichText(f"  {label('source', lang)}: " + " · ".join(meta.sources), style="dim"))
+        for finding in findings:
+            _finding(finding, console, lang)
+        console.print()
+    if report.stats.top_patterns:
+        console.print(RichText(label("top-patterns", lang), style="bold"))
+        for stat in report.stats.top_patterns[:5]:
+            console.print(RichText(f"  {stat.count:>10,}  {display_bytes(stat.pattern, NAME_LIMIT)}"))
+    if report.notes:
+        console.print()
+        console.print(RichText(label("notes", lang), style="bold"))
+        for note in report.notes:
+            console.print(RichText("  " + note.in_(lang)))

@@ -1,0 +1,193 @@
+"""The rule contract: metadata, documentation, options, and the three kinds of rule.
+
+* `NameRule` judges a key name. It sees only the name's template, the key's type (when a source knows it)
+  and the namespace policy, so the engine evaluates it once per distinct template, not once per key.
+* `FactRule` judges one fact with all its probed fields (sizes, TTLs; later families).
+* `AggregateRule` folds many facts into a bounded accumulator and reports at the end (slot skew,
+  expiry cliffs).
+
+Rules never do I/O, never print, never know output formats. They return `Violation`s; only the engine
+creates `Finding`s.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+from rediscipline.model.facts import KeyFact
+from rediscipline.model.finding import Example, Violation
+from rediscipline.model.keyname import KeyTemplate
+from rediscipline.model.namespace import NamespacePolicy
+from rediscipline.model.report import RuleMeta
+from rediscipline.model.severity import Severity
+from rediscipline.model.text import Text
+from rediscipline.rules.options import RuleOptions
+
+#: Where a rule can be checked, in the order the catalog shows them.
+WHERE = ("code", "runtime", "live", "rdb", "config", "keys")
+DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Options", "Source")
+FAMILIES = {
+    "KEY": Text("key naming", "键名规范"),
+    "VAL": Text("values and sizes", "值与大小"),
+    "TTL": Text("expiry", "过期时间"),
+    "CMD": Text("commands", "命令使用"),
+    "BAT": Text("batches and pipelines", "批量与管道"),
+    "PUB": Text("pub/sub and queues", "发布订阅与队列"),
+    "CFG": Text("server configuration", "服务端配置"),
+    "SEC": Text("security", "安全"),
+    "HOT": Text("hot keys", "热点 Key"),
+    "EXP": Text("expiry risk", "过期风险"),
+    "EVI": Text("eviction risk", "淘汰风险"),
+    "CLU": Text("cluster", "集群"),
+}
+_ID = re.compile(r"([A-Z]{3})(\d{3})")
+
+O = TypeVar("O", bound=RuleOptions)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleContext(Generic[O]):
+    """What a rule may know besides the fact: its options and the key's namespace policy."""
+
+    options: O
+    severity: Severity
+    namespace: NamespacePolicy | None = None
+    namespaces: tuple[NamespacePolicy, ...] = ()  # every declared namespace (for the undeclared-namespace rule)
+
+
+class Rule(Generic[O]):
+    """Base of all rules. Subclasses are decorated with `@rule(...)`, which fills `meta`."""
+
+    meta: ClassVar[RuleMeta]
+    Options: ClassVar[type[RuleOptions]] = RuleOptions
+    #: KeyFact fields this rule needs a source to probe (drives the ProbePlan).
+    needs: ClassVar[frozenset[str]] = frozenset()
+
+    @classmethod
+    def doc(cls) -> str:
+        return inspect.cleandoc(cls.__doc__ or "")
+
+
+class NameRule(Rule[O]):
+    """A rule on key names; evaluated once per (template, type, namespace) and memoised by the engine."""
+
+    def check(self, key: KeyTemplate, key_type: str | None, ctx: RuleContext[O]) -> Iterable[Violation]:
+        raise NotImplementedError
+
+
+class FactRule(Rule[O]):
+    """A rule on one fact with its probed fields."""
+
+    def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[O]) -> Iterable[Violation]:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class AggregateResult:
+    """What an aggregate rule reports for one pattern: the violation, how many keys, a few examples."""
+
+    pattern: bytes
+    violation: Violation
+    count: int
+    examples: tuple[Example, ...] = ()
+
+
+class Accumulator:
+    """Bounded state of an aggregate rule for one run."""
+
+    def add(self, fact: KeyFact, pattern: bytes) -> None:
+        raise NotImplementedError
+
+    def finish(self) -> Iterable[AggregateResult]:
+        raise NotImplementedError
+
+
+class AggregateRule(Rule[O]):
+    """A rule over many facts. `relevant` is asked once per template; only relevant facts are added."""
+
+    def relevant(self, key: KeyTemplate, ctx: RuleContext[O]) -> bool:
+        return True
+
+    def accumulator(self, ctx: RuleContext[O]) -> Accumulator:
+        raise NotImplementedError
+
+
+def rule(
+    id: str,
+    slug: str,
+    *,
+    title: tuple[str, str],
+    severity: Severity,
+    where: tuple[str, ...],
+    sources: tuple[str, ...],
+) -> Callable[[type[Any]], type[Any]]:
+    """Attach metadata to a rule class; validates the id format and the `where` names."""
+    match = _ID.fullmatch(id)
+    if match is None or match.group(1) not in FAMILIES:
+        raise ValueError(f"bad rule id {id!r}")
+    unknown = set(where) - set(WHERE)
+    if unknown:
+        raise ValueError(f"{id}: unknown check locations {sorted(unknown)}")
+
+    def decorate(cls: type[Any]) -> type[Any]:
+        cls.meta = RuleMeta(
+            id=id,
+            slug=slug,
+            family=match.group(1),
+            title=Text(*title),
+            severity=severity,
+            where=where,
+            sources=sources,
+            doc=inspect.cleandoc(cls.__doc__ or ""),
+            family_title=FAMILIES[match.group(1)],
+        )
+        return cls
+
+    return decorate
+
+
+def doc_sections(doc: str) -> dict[str, str]:
+    """Split a rule docstring into its `## Section` bodies."""
+    sections: dict[str, str] = {}
+    current: str | None = None
+    lines: list[str] = []
+    for line in doc.splitlines():
+        if line.startswith("## "):
+            if current is not None:
+                sections[current] = "\n".join(lines).strip()
+            current, lines = line[3:].strip(), []
+        elif current is not None:
+            lines.append(line)
+    if current is not None:
+        sections[current] = "\n".join(lines).strip()
+    return sections
+
+
+_OPTION_BULLET = re.compile(r"^\s*[-*]\s+`([a-z0-9-]+)`", re.M)
+
+
+def documented_options(doc: str) -> tuple[str, ...]:
+    """Option names listed as ``- `name` `` bullets in the Options section."""
+    return tuple(_OPTION_BULLET.findall(doc_sections(doc).get("Options", "")))
+
+
+@dataclass(frozen=True, slots=True)
+class ConfiguredRule:
+    """A rule enabled by the settings, with validated options and its effective severity.
+
+    `forced` is True when the user set `severity` explicitly: it then overrides the per-violation
+    severities a rule chooses itself (e.g. key-length's note/warning/error levels).
+    """
+
+    rule: Rule[Any]
+    options: RuleOptions
+    severity: Severity
+    forced: bool = False
+
+    @property
+    def id(self) -> str:
+        return self.rule.meta.id

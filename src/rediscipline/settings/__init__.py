@@ -1,0 +1,1 @@
+"""Settings: presets, the team's convention file, layering with provenance, namespaces."""

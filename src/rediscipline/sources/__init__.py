@@ -1,0 +1,1 @@
+"""Sources produce facts; they never import rules, the engine or renderers."""

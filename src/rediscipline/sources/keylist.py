@@ -1,0 +1,100 @@
+"""Key lists, one key per line, in three formats so that binary keys survive the trip.
+
+* `raw`: bytes as `redis-cli --scan` prints them to a pipe. One trailing `\\n` (or `\\r\\n`) is removed;
+  nothing is decoded, so invalid UTF-8 is linted as the bytes it is. Empty lines are skipped. A key that
+  itself contains a newline cannot be written this way: use one of the other formats.
+* `redis-cli-quoted`: `redis-cli --scan --quoted-output`: a line in double quotes is unescaped
+  (`\\"`, `\\\\`, `\\n`, `\\r`, `\\t`, `\\a`, `\\b`, `\\xHH`); an unquoted line is taken raw.
+* `jsonl`: one JSON value per line: a string, or an object with `key` (text) or `key_b64` (base64),
+  optionally `db` and `type`. The `name`/`name_b64` spelling of our own JSON output is accepted too.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+from collections.abc import Iterator
+from typing import BinaryIO
+
+from rediscipline.sources.errors import SourceError
+
+FORMATS = ("raw", "redis-cli-quoted", "jsonl")
+KeyRecord = tuple[bytes, int, "str | None"]
+
+_QUOTED_ESCAPE = re.compile(rb'\\(x[0-9a-fA-F]{2}|["\\nrtab])')
+_SIMPLE = {b'"': b'"', b"\\": b"\\", b"n": b"\n", b"r": b"\r", b"t": b"\t", b"a": b"\x07", b"b": b"\x08"}
+
+
+def _raw(stream: BinaryIO) -> Iterator[KeyRecord]:
+    line_number = 0
+    for line in stream:
+        line_number += 1
+        if line[-1:] == b"\n":
+            line = line[:-2] if line[-2:-1] == b"\r" else line[:-1]
+        if line:
+            yield line, line_number, None
+
+
+def _unquote(body: bytes, where: str) -> bytes:
+    def replace(match: re.Match[bytes]) -> bytes:
+        code = match.group(1)
+        return bytes([int(code[1:], 16)]) if code[:1] == b"x" else _SIMPLE[code]
+
+    unescaped = _QUOTED_ESCAPE.sub(replace, body)
+    leftover = _QUOTED_ESCAPE.sub(b"", body)
+    if b"\\" in leftover or b'"' in leftover:
+        raise SourceError(f"{where}: malformed quoted key (bad escape or stray quote)")
+    return unescaped
+
+
+def _quoted(stream: BinaryIO, path: str) -> Iterator[KeyRecord]:
+    for key, line_number, _type in _raw(stream):
+        if key[:1] == b'"':
+            if len(key) < 2 or key[-1:] != b'"':
+                raise SourceError(f"{path}:{line_number}: unterminated quoted key")
+            key = _unquote(key[1:-1], f"{path}:{line_number}")
+        yield key, line_number, None
+
+
+def _jsonl(stream: BinaryIO, path: str) -> Iterator[KeyRecord]:
+    for line, line_number, _type in _raw(stream):
+        where = f"{path}:{line_number}"
+        try:
+            value = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            raise SourceError(f"{where}: invalid JSON ({error})") from None
+        key_type = None
+        if isinstance(value, str):
+            text: str | None = value
+            encoded = None
+        elif isinstance(value, dict):
+            text = value.get("key", value.get("name"))
+            encoded = value.get("key_b64", value.get("name_b64"))
+            key_type = value.get("type")
+            if key_type is not None and not isinstance(key_type, str):
+                raise SourceError(f"{where}: 'type' must be a string")
+        else:
+            raise SourceError(f"{where}: expected a string or an object with 'key' or 'key_b64'")
+        if encoded is not None:
+            try:
+                key = base64.b64decode(str(encoded), validate=True)
+            except (binascii.Error, ValueError):
+                raise SourceError(f"{where}: 'key_b64' is not valid base64") from None
+        elif isinstance(text, str):
+            key = text.encode("utf-8", errors="surrogateescape")
+        else:
+            raise SourceError(f"{where}: expected a string or an object with 'key' or 'key_b64'")
+        yield key, line_number, key_type
+
+
+def read_keys(stream: BinaryIO, input_format: str, path: str) -> Iterator[KeyRecord]:
+    """Yield (key bytes, line number, type or None) from an open binary stream."""
+    if input_format == "raw":
+        return _raw(stream)
+    if input_format == "redis-cli-quoted":
+        return _quoted(stream, path)
+    if input_format == "jsonl":
+        return _jsonl(stream, path)
+    raise SourceError(f"unknown input format {input_format!r} (allowed: {', '.join(FORMATS)})")

@@ -1,0 +1,61 @@
+"""The catalog contract: every rule is documented, its options are the documented ones, and it has cases.
+
+Fails on a missing docstring section, an option the doc does not list (or lists but does not exist), a
+missing source citation, or a rule without at least one passing and one failing case.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rediscipline.rules import ALL_RULES, default_registry
+from rediscipline.rules.base import DOC_SECTIONS, Rule, doc_sections, documented_options
+from rediscipline.rules.options import specs
+from tests.rules.casefile import load_cases
+
+RULES = list(default_registry())
+CASES = load_cases()
+
+
+def test_registry_is_consistent() -> None:
+    registry = default_registry()
+    assert len(registry) == len(ALL_RULES)
+    for cls in registry:
+        assert registry.get(cls.meta.id) is cls
+        assert registry.get(cls.meta.slug) is cls
+
+
+@pytest.mark.parametrize("cls", RULES, ids=[c.meta.id for c in RULES])
+def test_doc_sections_in_order(cls: type[Rule[Any]]) -> None:
+    sections = doc_sections(cls.meta.doc)
+    assert list(sections) == list(DOC_SECTIONS), f"{cls.meta.id} sections: {list(sections)}"
+    for name, body in sections.items():
+        assert body.strip(), f"{cls.meta.id}: section {name!r} is empty"
+
+
+@pytest.mark.parametrize("cls", RULES, ids=[c.meta.id for c in RULES])
+def test_options_documented_exactly(cls: type[Rule[Any]]) -> None:
+    real = [spec.name for spec in specs(cls.Options)]
+    documented = list(documented_options(cls.meta.doc))
+    assert sorted(documented) == sorted(real), f"{cls.meta.id}: doc lists {documented}, options are {real}"
+    for spec in specs(cls.Options):
+        assert spec.doc, f"{cls.meta.id}: option {spec.name} has no one-line doc"
+
+
+@pytest.mark.parametrize("cls", RULES, ids=[c.meta.id for c in RULES])
+def test_sources_cited(cls: type[Rule[Any]]) -> None:
+    assert cls.meta.sources, f"{cls.meta.id} cites no convention"
+    source_section = doc_sections(cls.meta.doc)["Source"]
+    for citation in cls.meta.sources:
+        assert citation[:3].isdigit(), f"{cls.meta.id}: citation {citation!r} must start with the document number"
+        assert citation.split(" ")[0] in source_section, f"{cls.meta.id}: {citation!r} not in the Source section"
+    assert cls.meta.title.en and cls.meta.title.zh
+
+
+@pytest.mark.parametrize("cls", RULES, ids=[c.meta.id for c in RULES])
+def test_has_passing_and_failing_cases(cls: type[Rule[Any]]) -> None:
+    mine = [c for c in CASES if c.rule_id == cls.meta.id]
+    assert any(c.passing for c in mine), f"{cls.meta.id} has no passing case"
+    assert any(not c.passing for c in mine), f"{cls.meta.id} has no failing case"

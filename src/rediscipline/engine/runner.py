@@ -18,7 +18,7 @@ from rediscipline.engine.plan import ProbePlan, plan_for
 from rediscipline.model.facts import KeyFact
 from rediscipline.model.glob import GlobMatcher
 from rediscipline.model.keyname import KeyTemplate
-from rediscipline.model.keypattern import infer_parts
+from rediscipline.model.keypattern import DATE_PREFIXES, DIGITS_TO_ZERO, infer_parts, skeleton_offsets
 from rediscipline.model.location import Location
 from rediscipline.model.namespace import NamespacePolicy
 from rediscipline.model.finding import Finding
@@ -33,6 +33,8 @@ from rediscipline.rules.base import (
 )
 
 MEMO_LIMIT = 200_000
+#: A memoised verdict: the key's pattern, the violations of name rules, the aggregates that want it.
+_Entry = tuple[bytes, tuple[ResolvedViolation, ...], tuple[Accumulator, ...]]
 
 
 @dataclass(slots=True)
@@ -73,7 +75,8 @@ class Engine:
         self._scoped = self._ns_matcher is not None or bool(self._ignore_globs)
         self._scopes: dict[tuple[int | None, tuple[int, ...]], _Scope] = {}
         self._accumulators: dict[str, Accumulator] = {}
-        self._memo: dict[Any, tuple[bytes, tuple[ResolvedViolation, ...], tuple[Accumulator, ...]]] = {}
+        self._memo: dict[Any, tuple[_Entry, tuple[int, ...] | None]] = {}
+        self._fast: dict[bytes, tuple[_Entry, tuple[int, ...]]] = {}
         self.patterns = PatternTable(pattern_cap)
         self.groups = Groups(examples)
         self.keys = 0
@@ -87,12 +90,26 @@ class Engine:
         self._origin = origin
 
     def feed_name(self, name: bytes, line: int | None = None, key_type: str | None = None) -> None:
-        """Check one concrete key name (the fast path: no fact object is built unless a rule needs one)."""
-        scope = self._scope_of(name) if self._scoped else None
-        memo_key = (infer_parts(name), key_type, scope)
-        entry = self._memo.get(memo_key)
-        if entry is None:
-            entry = self._evaluate(memo_key)
+        """Check one concrete key name (the fast path: no fact object is built unless a rule needs one).
+
+        Keys whose ids are plain numbers are looked up by their skeleton (digits → 0), a C-speed
+        translate plus one dict lookup; other keys go through pattern inference and the template memo.
+        """
+        entry = None
+        if key_type is None and not self._scoped:
+            skeleton = name.translate(DIGITS_TO_ZERO)
+            fast = self._fast.get(skeleton)
+            if fast is not None:
+                entry, date_offsets = fast
+                for offset in date_offsets:
+                    if name[offset : offset + 2] in DATE_PREFIXES:
+                        entry = None  # may be a date: infer it properly
+                        break
+            if entry is None:
+                entry = self._entry_for(name, key_type, None, skeleton)
+        else:
+            scope = self._scope_of(name) if self._scoped else None
+            entry = self._entry_for(name, key_type, scope, None)
         pattern, violations, accumulators = entry
         self.keys += 1
         recorded = self.patterns.add(pattern)
@@ -101,10 +118,24 @@ class Engine:
             for violation in violations:
                 add(violation, recorded, name, self._origin, line)
         if accumulators:
-            origin = self._origin if line is None else replace(self._origin, line=line)
-            fact = KeyFact(name, origin, db=origin.db, type=key_type)
+            origin = self._origin
+            if line is not None:
+                origin = Location(origin.source, origin.path, line, None, origin.db)
+            fact = KeyFact(name, origin, origin.db, key_type)
             for accumulator in accumulators:
                 accumulator.add(fact, recorded)
+
+    def _entry_for(self, name: bytes, key_type: str | None, scope: Any, skeleton: bytes | None) -> _Entry:
+        memo_key = (infer_parts(name), key_type, scope)
+        memoised = self._memo.get(memo_key)
+        if memoised is None:
+            memoised = self._evaluate(memo_key)
+        entry, offsets = memoised
+        if skeleton is not None and offsets is not None:
+            if len(self._fast) >= MEMO_LIMIT:
+                self._fast.clear()
+            self._fast[skeleton] = memoised
+        return entry
 
     def feed(self, fact: KeyFact) -> None:
         """Check one fact: a concrete key with probed fields, or a template from code."""
@@ -116,7 +147,7 @@ class Engine:
         name_for_scope = fact.name if isinstance(fact.name, bytes) else template.pattern
         scope = self._scope_of(name_for_scope) if self._scoped else None
         memo_key = (template.parts, fact.type, scope)
-        entry = self._memo.get(memo_key) or self._evaluate(memo_key)
+        entry, _offsets = self._memo.get(memo_key) or self._evaluate(memo_key)
         pattern, violations, accumulators = entry
         self.keys += 1
         recorded = self.patterns.add(pattern)
@@ -176,7 +207,7 @@ class Engine:
             severity = configured.severity if configured.forced else (v.severity or configured.severity)
             yield ResolvedViolation(configured.id, v.code, severity, v.message, v.value, namespace)
 
-    def _evaluate(self, memo_key: Any) -> tuple[bytes, tuple[ResolvedViolation, ...], tuple[Accumulator, ...]]:
+    def _evaluate(self, memo_key: Any) -> tuple[_Entry, tuple[int, ...] | None]:
         parts, key_type, scope = memo_key
         template = KeyTemplate(parts)
         rules = self._scope(scope)
@@ -184,11 +215,11 @@ class Engine:
         for configured, ctx in rules.name_rules:
             resolved.extend(self._resolve(configured, ctx, configured.rule.check(template, key_type, ctx)))
         accumulators = tuple(acc for configured, ctx, acc in rules.aggregates if configured.rule.relevant(template, ctx))
-        entry = (template.pattern, tuple(resolved), accumulators)
+        memoised = ((template.pattern, tuple(resolved), accumulators), skeleton_offsets(parts))
         if len(self._memo) >= MEMO_LIMIT:
             self._memo.clear()
-        self._memo[memo_key] = entry
-        return entry
+        self._memo[memo_key] = memoised
+        return memoised
 
     # -- output ----------------------------------------------------------------------------------------
 

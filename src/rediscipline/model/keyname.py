@@ -9,6 +9,7 @@ and the engine can evaluate a rule once per distinct template instead of once pe
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple, Union
@@ -96,9 +97,13 @@ def render_parts(parts: tuple[Part, ...]) -> bytes:
     return b"".join(b"*" if isinstance(p, Placeholder) else _escape_glob(p) for p in parts)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class KeyTemplate:
-    """A key name as literal bytes and placeholders (see the module docstring)."""
+    """A key name as literal bytes and placeholders (see the module docstring).
+
+    Not slotted: `pattern` and `segments()` are cached on the instance, because every naming rule asks
+    for them and the engine evaluates all rules on the same template object.
+    """
 
     parts: tuple[Part, ...]
 
@@ -106,7 +111,7 @@ class KeyTemplate:
     def literal(cls, name: bytes) -> KeyTemplate:
         return cls((name,) if name else ())
 
-    @property
+    @functools.cached_property
     def pattern(self) -> bytes:
         """The glob pattern findings are grouped under, e.g. `user:profile:id:*`."""
         return render_parts(self.parts)
@@ -145,6 +150,10 @@ class KeyTemplate:
 
     def segments(self) -> tuple[Segment, ...]:
         """Split on `:` into levels; `a::b` has an empty middle segment."""
+        return self._segments
+
+    @functools.cached_property
+    def _segments(self) -> tuple[Segment, ...]:
         segments: list[Segment] = []
         current: list[Part] = []
         for part in self.parts:

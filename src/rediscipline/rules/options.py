@@ -22,7 +22,9 @@ def option(default: Any, doc: str, *, choices: tuple[str, ...] | None = None, mi
     """Declare an option field: its default, its one-line documentation and its constraints."""
     metadata = {"doc": doc, "choices": choices, "minimum": minimum}
     if isinstance(default, (list, dict, set)):
-        raise TypeError("use a tuple or a Mapping proxy default: options are immutable")
+        raise TypeError("use a tuple or a MappingProxyType default: options are immutable")
+    if isinstance(default, Mapping):  # read-only mapping: shared safely through a factory
+        return field(default_factory=lambda: default, metadata=metadata)
     return field(default=default, metadata=metadata)
 
 
@@ -57,7 +59,7 @@ def specs(options_cls: type[RuleOptions]) -> tuple[OptionSpec, ...]:
             name=to_kebab(f.name),
             attr=f.name,
             type=hints[f.name],
-            default=f.default,
+            default=f.default if f.default is not dataclasses.MISSING else f.default_factory(),  # type: ignore[misc]
             doc=f.metadata.get("doc", ""),
             choices=f.metadata.get("choices"),
             minimum=f.metadata.get("minimum"),

@@ -1,0 +1,65 @@
+# rediscipline developer tasks. `make test` is THE test command (lint + the whole test suite).
+#
+# Everything runs from the project's own virtualenv through explicit `.venv/bin/...` paths: no activation,
+# and a fresh clone needs nothing but python3 (>= 3.10, with the venv module) and make.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+LINT_PATHS := src tests benchmarks scripts
+
+.DEFAULT_GOAL := test
+.PHONY: venv lint test demo demo-keys bench docs clean distclean
+
+# ---- environment ---------------------------------------------------------------------------------------------
+
+venv: $(STAMP)
+
+# Create the virtualenv once (and refuse interpreters older than 3.10). A half-made venv is removed so the
+# next run starts over instead of failing on a missing pip.
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "rediscipline needs Python >= 3.10, $(PYTHON) is " + sys.version.split()[0])'
+	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); exit 1; }
+
+# (Re-)install whenever pyproject.toml is newer than the stamp.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	@touch $@
+
+# ---- checks --------------------------------------------------------------------------------------------------
+
+lint: venv
+	$(BIN)/ruff check $(LINT_PATHS)
+	$(BIN)/ruff format --check $(LINT_PATHS)
+	$(BIN)/mypy
+	$(BIN)/lint-imports --no-logo
+
+test: venv
+	$(MAKE) --no-print-directory lint
+	$(BIN)/pytest -q
+
+# ---- showcases -----------------------------------------------------------------------------------------------
+
+demo: venv
+	$(BIN)/rediscipline keys examples/demo-keys.txt --exit-zero
+
+# Regenerate the demo key list (deterministic: the output only changes when the script does).
+demo-keys: venv
+	$(BIN)/python scripts/make_demo_keys.py examples/demo-keys.txt
+
+bench: venv
+	$(BIN)/python benchmarks/keys_throughput.py
+
+docs: venv
+	$(BIN)/python scripts/gen_rule_docs.py
+
+# ---- housekeeping --------------------------------------------------------------------------------------------
+
+clean:
+	rm -rf build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis .import_linter_cache benchmarks/output
+	find . -path ./$(VENV) -prune -o \( -name __pycache__ -o -name '*.egg-info' \) -prune -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV)

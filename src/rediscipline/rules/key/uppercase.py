@@ -1,0 +1,104 @@
+"""KEY006 uppercase."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from rediscipline.model.finding import Violation
+from rediscipline.model.keyname import KeyTemplate
+from rediscipline.model.severity import Severity
+from rediscipline.model.text import Text
+from rediscipline.rules.base import NameRule, RuleContext, rule
+from rediscipline.rules.key.common import describe_words, is_camel_word, literal_words, snake_case
+from rediscipline.rules.options import RuleOptions, option
+
+
+@dataclass(frozen=True)
+class UppercaseOptions(RuleOptions):
+    check_identifiers: bool = option(
+        False, "Also report ids (uuids, hex hashes, tokens) that contain upper-case letters."
+    )
+
+
+@rule(
+    "KEY006",
+    "uppercase",
+    title=("Upper-case letters in a key name", "键名包含大写字母"),
+    severity=Severity.WARNING,
+    where=("code", "runtime", "live", "rdb", "keys"),
+    sources=(
+        "001 §1.1 命名规范",
+        "004 §2.1 小写命名",
+    ),
+)
+class Uppercase(NameRule[UppercaseOptions]):
+    """Reports words with upper-case letters in key names (camelCase words excepted: see KEY007).
+
+    ## What it does
+    Splits the literal text of a key name into words (runs of ASCII letters and digits) and reports the
+    words that contain upper-case letters but are not camelCase or PascalCase compounds: `AID`, `User`,
+    `USER_INFO`, `Order`. Words such as `userId` or `UserProfile` (a lower-case letter followed by an
+    upper-case one) are reported by KEY007 camel-case instead, never by both rules.
+
+    With `check-identifiers`, variable parts that had upper-case letters (`user:ABCDEF12-…` uuids, upper-case
+    hex hashes and tokens) are reported too, with the code `uppercase-id`.
+
+    ## Why is this bad?
+    Redis key names are case-sensitive: `User:1` and `user:1` are two different keys, so one writer using
+    another case silently creates a second copy and the reader sees a cache miss. Mixed case also makes
+    `SCAN MATCH` patterns and greps miss keys. Lower case everywhere removes the question. The same holds
+    for ids: a uuid written once in upper case and once in lower case names two keys.
+
+    Not every document agrees: 003 allows upper-case letters and 000's own example is `AID:15`, so the
+    `redis-oss` and `tencent` presets turn this rule off.
+
+    ## Example
+    ```
+    AID:15:player:ranking
+    User:1001:profile
+    USER_INFO:1001
+    ```
+
+    ## Use instead
+    ```
+    aid:15:player:ranking
+    user:1001:profile
+    user_info:1001
+    ```
+
+    ## Options
+    - `check-identifiers`: also report ids (uuids, hex hashes, tokens) written with upper-case letters
+      (default false: such ids usually come from another system as they are).
+
+    ## Source
+    - 001 §1.1 命名规范: 可以使用的字符：小写英文字母、冒号(:)、数字、下划线.
+    - 004 §2.1 小写命名: Redis 键名必须使用小写字母，避免大小写混淆问题.
+    """
+
+    Options = UppercaseOptions
+
+    def check(self, key: KeyTemplate, key_type: str | None, ctx: RuleContext[UppercaseOptions]) -> Iterator[Violation]:
+        words = [w for w in literal_words(key) if w.lower() != w and not is_camel_word(w)]
+        if words:
+            listed = describe_words(words, snake_case)
+            yield Violation(
+                "uppercase",
+                Text(
+                    f"upper-case letters in the key name: {listed.en}; use lower case",
+                    f"键名包含大写字母：{listed.zh}；请使用小写",
+                ),
+                value=len(words),
+            )
+        if ctx.options.check_identifiers:
+            slots = sorted({p.slot for p in key.placeholders() if p.upper})
+            if slots:
+                kinds = ", ".join(slots)
+                yield Violation(
+                    "uppercase-id",
+                    Text(
+                        f"an id in the key name has upper-case letters ({kinds}); normalise ids to lower case so "
+                        "one id always names one key",
+                        f"键名中的 ID 含大写字母（{kinds}）；请将 ID 统一转为小写，保证同一 ID 只对应一个 Key",
+                    ),
+                )

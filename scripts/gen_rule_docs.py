@@ -30,8 +30,8 @@ def expected_files() -> dict[str, str]:
         name = f"{meta.id}-{meta.slug}.md"
         files[name] = rule_markdown(cls) + "\n"
         index.append(
-            f"| [{meta.id}]({name}) | `{meta.slug}` | {meta.family} ({FAMILIES[meta.family].en}) | {meta.severity.label} "
-            f"| {', '.join(meta.where)} | {meta.title.en} | {meta.title.zh} |"
+            f"| [{meta.id}]({name}) | `{meta.slug}` | {meta.family} ({FAMILIES[meta.family].en}) "
+            f"| {meta.severity.label} | {', '.join(meta.where)} | {meta.title.en} | {meta.title.zh} |"
         )
     files["README.md"] = "\n".join(index) + "\n"
     return files

@@ -1,5 +1,7 @@
 """Library entry points: each returns a finished `Report` that any renderer can write.
 
+Example::
+
     from rediscipline.api import check_key_names
     report = check_key_names([b"user:profile:id:1", b"User Name"])
 """

@@ -22,7 +22,9 @@ def test_exit_codes_follow_fail_on(run: Run) -> None:
 
 def test_quoted_input_keeps_binary_keys(run: Run) -> None:
     quoted = b'"user:\\x00\\n:1"\nplain:key:1\n'
-    result = run("keys", "-", "--input-format", "redis-cli-quoted", "--format", "json", "--select", "KEY001", stdin=quoted)
+    result = run(
+        "keys", "-", "--input-format", "redis-cli-quoted", "--format", "json", "--select", "KEY001", stdin=quoted
+    )
     report = json.loads(result.stdout)
     assert report["summary"]["keys"] == 2
     example = report["findings"][0]["examples"][0]
@@ -50,7 +52,7 @@ def test_output_file_and_lang_zh(run: Run, tmp_path: Path) -> None:
 def test_config_file_and_command_line_layering(run: Run, tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(
         '[project]\nname = "svc"\n\n[tool.rediscipline]\nselect = ["KEY005"]\nfail-on = "note"\n'
-        '[tool.rediscipline.rules.key-length]\nnote-bytes = 10\n'
+        "[tool.rediscipline.rules.key-length]\nnote-bytes = 10\n"
     )
     key = b"order:status:1\n"
     assert run("keys", "-", stdin=key).returncode == 1
@@ -77,7 +79,14 @@ def test_rules_and_rule_commands(run: Run) -> None:
     table = run("rules").stdout.decode()
     assert "KEY005" in table and "key-length" in table
     doc = run("rule", "KEY005").stdout.decode()
-    for section in ("## What it does", "## Why is this bad?", "## Example", "## Use instead", "## Options", "## Source"):
+    for section in (
+        "## What it does",
+        "## Why is this bad?",
+        "## Example",
+        "## Use instead",
+        "## Options",
+        "## Source",
+    ):
         assert section in doc
     assert run("rule", "key-length", "--format", "json").returncode == 0
     assert run("rule", "NOPE").returncode == 2

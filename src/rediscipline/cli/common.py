@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 import click
+from rich.console import Console
 
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import LANGUAGES
@@ -36,17 +37,25 @@ def settings_options(func: F) -> F:
     """--preset/--overlay/--config/--isolated/--select/--extend-select/--ignore/--fail-on/--lang."""
     decorators = [
         click.option("--preset", metavar="NAME", help="Preset to start from (default: `default`)."),
-        click.option("--overlay", "overlays", multiple=True, metavar="NAME", help="Preset to add on top, e.g. cluster."),
+        click.option(
+            "--overlay", "overlays", multiple=True, metavar="NAME", help="Preset to add on top, e.g. cluster."
+        ),
         click.option(
             "--config",
             type=click.Path(dir_okay=False, path_type=Path),
             help="Convention file (default: nearest rediscipline.toml or pyproject.toml [tool.rediscipline]).",
         ),
         click.option("--isolated", is_flag=True, help="Ignore every convention file."),
-        click.option("--select", multiple=True, metavar="RULES", help="Enable only these rules (ALL, KEY, KEY005, key-length)."),
+        click.option(
+            "--select", multiple=True, metavar="RULES", help="Enable only these rules (ALL, KEY, KEY005, key-length)."
+        ),
         click.option("--extend-select", multiple=True, metavar="RULES", help="Enable these rules as well."),
         click.option("--ignore", multiple=True, metavar="RULES", help="Disable these rules."),
-        click.option("--fail-on", type=click.Choice(Severity.choices()), help="Lowest severity that exits with 1 (default: warning)."),
+        click.option(
+            "--fail-on",
+            type=click.Choice(Severity.choices()),
+            help="Lowest severity that exits with 1 (default: warning).",
+        ),
         click.option("--lang", type=click.Choice(LANGUAGES), help="Language of messages: en or zh."),
     ]
     return functools.reduce(lambda f, d: d(f), reversed(decorators), func)
@@ -69,7 +78,9 @@ def overrides_from(params: dict[str, Any]) -> Overrides:
 def output_options(formats: tuple[str, ...]) -> Callable[[F], F]:
     def decorate(func: F) -> F:
         decorators = [
-            click.option("--format", "output_format", type=click.Choice(formats), default=formats[0], show_default=True),
+            click.option(
+                "--format", "output_format", type=click.Choice(formats), default=formats[0], show_default=True
+            ),
             click.option("--output", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to FILE."),
             click.option("--color", type=click.Choice(("auto", "always", "never")), default="auto", show_default=True),
         ]
@@ -103,6 +114,11 @@ def open_output(path: Path | None) -> Iterator[TextIO]:
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+def plain_console() -> Console:
+    """A console that never interprets markup or emoji codes in data (`u:{uid}:fr:m:` stays as is)."""
+    return Console(highlight=False, markup=False, emoji=False, soft_wrap=not sys.stdout.isatty())
 
 
 def fail(message: str) -> None:

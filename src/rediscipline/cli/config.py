@@ -7,11 +7,10 @@ import sys
 from typing import Any
 
 import click
-from rich.console import Console
 from rich.table import Table
 
 from rediscipline.api import settings_for
-from rediscipline.cli.common import overrides_from, settings_options
+from rediscipline.cli.common import overrides_from, plain_console, settings_options
 from rediscipline.settings.presets import builtin_names, load_preset
 
 
@@ -25,7 +24,10 @@ def config_command(show: bool, list_presets: bool, output_format: str, **params:
     if list_presets:
         presets = [load_preset(name) for name in builtin_names()]
         if output_format == "json":
-            rows = [{"name": p.name, "extends": list(p.extends), "overlay": p.overlay, "description": p.description} for p in presets]
+            rows = [
+                {"name": p.name, "extends": list(p.extends), "overlay": p.overlay, "description": p.description}
+                for p in presets
+            ]
             json.dump(rows, sys.stdout, ensure_ascii=False, indent=2)
             sys.stdout.write("\n")
             return
@@ -34,7 +36,7 @@ def config_command(show: bool, list_presets: bool, output_format: str, **params:
             table.add_column(column)
         for p in presets:
             table.add_row(p.name, ", ".join(p.extends), "overlay" if p.overlay else "preset", p.description)
-        Console(highlight=False, soft_wrap=not sys.stdout.isatty()).print(table)
+        plain_console().print(table)
         return
     settings = settings_for(overrides_from(params))
     if output_format == "json":
@@ -42,7 +44,7 @@ def config_command(show: bool, list_presets: bool, output_format: str, **params:
         json.dump({"config_file": settings.config_file, "values": rows}, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
         return
-    console = Console(highlight=False, soft_wrap=not sys.stdout.isatty())
+    console = plain_console()
     console.print(f"config file: {settings.config_file or '(none)'}", markup=False)
     table = Table(box=None, header_style="bold", pad_edge=False)
     for column in ("key", "value", "origin"):

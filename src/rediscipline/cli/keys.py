@@ -9,7 +9,15 @@ from typing import Any
 import click
 
 from rediscipline.api import KeyInput, check_keys, settings_for
-from rediscipline.cli.common import EXIT_CLEAN, EXIT_FINDINGS, open_output, output_options, overrides_from, settings_options, use_color
+from rediscipline.cli.common import (
+    EXIT_CLEAN,
+    EXIT_FINDINGS,
+    open_output,
+    output_options,
+    overrides_from,
+    settings_options,
+    use_color,
+)
 from rediscipline.render import RENDERERS
 from rediscipline.sources.keylist import FORMATS
 
@@ -26,7 +34,16 @@ from rediscipline.sources.keylist import FORMATS
 @settings_options
 @output_options(tuple(RENDERERS))
 @click.option("--exit-zero", is_flag=True, help="Exit with 0 even when there are findings.")
-def keys_command(files: tuple[str, ...], input_format: str, output_format: str, output: Path | None, color: str, exit_zero: bool, **params: Any) -> None:
+def keys_command(
+    *,
+    files: tuple[str, ...],
+    input_format: str,
+    output_format: str,
+    output: Path | None,
+    color: str,
+    exit_zero: bool,
+    **params: Any,
+) -> None:
     """Check key names against the naming rules; findings are grouped by key pattern.
 
     \b

@@ -7,10 +7,10 @@ import sys
 from typing import Any
 
 import click
-from rich.console import Console
 from rich.markdown import Markdown
 from rich.table import Table
 
+from rediscipline.cli.common import plain_console
 from rediscipline.model.text import LANGUAGES
 from rediscipline.rules import default_registry
 from rediscipline.rules.base import FAMILIES, Rule
@@ -28,7 +28,8 @@ def _rule_dict(cls: type[Rule[Any]], lang: str) -> dict[str, Any]:
         "where": list(meta.where),
         "sources": list(meta.sources),
         "options": [
-            {"name": s.name, "type": s.type_name, "default": _jsonable(s.default), "doc": s.doc} for s in specs(cls.Options)
+            {"name": s.name, "type": s.type_name, "default": _jsonable(s.default), "doc": s.doc}
+            for s in specs(cls.Options)
         ],
     }
 
@@ -64,12 +65,14 @@ def rules_command(output_format: str, lang: str) -> None:
             ", ".join(meta.where),
             meta.title.in_(lang),
         )
-    Console(highlight=False, soft_wrap=not sys.stdout.isatty()).print(table)
+    plain_console().print(table)
 
 
 @click.command("rule")
 @click.argument("rule_ids", nargs=-1, required=True, metavar="ID|SLUG...")
-@click.option("--format", "output_format", type=click.Choice(("text", "json", "markdown")), default="text", show_default=True)
+@click.option(
+    "--format", "output_format", type=click.Choice(("text", "json", "markdown")), default="text", show_default=True
+)
 @click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
 def rule_command(rule_ids: tuple[str, ...], output_format: str, lang: str) -> None:
     """Show the full documentation of a rule (its docstring, options and sources)."""
@@ -85,7 +88,7 @@ def rule_command(rule_ids: tuple[str, ...], output_format: str, lang: str) -> No
         if output_format == "markdown" or not sys.stdout.isatty():
             sys.stdout.write(text + "\n")
         else:
-            Console().print(Markdown(text))
+            plain_console().print(Markdown(text))
 
 
 def rule_markdown(cls: type[Rule[Any]], lang: str = "en") -> str:
@@ -106,5 +109,5 @@ def rule_markdown(cls: type[Rule[Any]], lang: str = "en") -> str:
         for spec in option_specs:
             default = json.dumps(_jsonable(spec.default), ensure_ascii=False)
             lines.append(f"| `{spec.name}` | {spec.type_name} | `{default}` | {spec.doc} |")
-    lines += ["", f"Configure in `rediscipline.toml`: `[rules.{meta.slug}]` (plus `severity = \"error\"` to override)."]
+    lines += ["", f'Configure in `rediscipline.toml`: `[rules.{meta.slug}]` (plus `severity = "error"` to override).']
     return "\n".join(lines)

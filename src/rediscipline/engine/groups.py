@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rediscipline.engine.fingerprint import key_fingerprint
 from rediscipline.model.finding import Example, Finding
 from rediscipline.model.location import Location
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
-from rediscipline.engine.fingerprint import key_fingerprint
 
 GroupKey = tuple[str, str, bytes]  # rule id, code, pattern
 
@@ -47,7 +47,9 @@ class Groups:
         self.examples = examples
         self._groups: dict[GroupKey, Group] = {}
 
-    def add(self, violation: ResolvedViolation, pattern: bytes, name: bytes, origin: Location, line: int | None) -> None:
+    def add(
+        self, violation: ResolvedViolation, pattern: bytes, name: bytes, origin: Location, line: int | None
+    ) -> None:
         key = (violation.rule_id, violation.code, pattern)
         group = self._groups.get(key)
         if group is None:

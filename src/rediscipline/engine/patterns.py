@@ -87,7 +87,7 @@ class PatternTable:
                     continue
                 self._learned.add((size, position, others))
                 self._learned_shapes[size].add(position)
-                merged_segments = list(others[:position]) + [STAR] + list(others[position:])
+                merged_segments = [*others[:position], STAR, *others[position:]]
                 merged = b":".join(merged_segments)
                 for member in members:
                     moved[member] = merged

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from rediscipline.model.facts import KEY_FIELDS
 from rediscipline.rules.base import Rule
@@ -21,7 +22,7 @@ class ProbePlan:
         return field in self.key_fields
 
 
-def plan_for(rules: Iterable[Rule]) -> ProbePlan:
+def plan_for(rules: Iterable[Rule[Any]]) -> ProbePlan:
     fields: set[str] = set()
     ids: set[str] = set()
     for rule in rules:

@@ -10,18 +10,18 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 from rediscipline.engine.groups import Groups, ResolvedViolation
 from rediscipline.engine.patterns import PatternTable
 from rediscipline.engine.plan import ProbePlan, plan_for
 from rediscipline.model.facts import KeyFact
+from rediscipline.model.finding import Finding
 from rediscipline.model.glob import GlobMatcher
 from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.keypattern import DATE_PREFIXES, DIGITS_TO_ZERO, infer_parts, skeleton_offsets
 from rediscipline.model.location import Location
 from rediscipline.model.namespace import NamespacePolicy
-from rediscipline.model.finding import Finding
 from rediscipline.model.report import PatternStat, Stats
 from rediscipline.rules.base import (
     Accumulator,
@@ -134,7 +134,7 @@ class Engine:
         if skeleton is not None and offsets is not None:
             if len(self._fast) >= MEMO_LIMIT:
                 self._fast.clear()
-            self._fast[skeleton] = memoised
+            self._fast[skeleton] = (entry, offsets)
         return entry
 
     def feed(self, fact: KeyFact) -> None:
@@ -155,7 +155,8 @@ class Engine:
         for violation in violations:
             self.groups.add(violation, recorded, example_name, fact.origin, None)
         for configured, ctx in self._scope(scope).fact_rules:
-            for resolved in self._resolve(configured, ctx, configured.rule.check(fact, template, ctx)):
+            checked = cast(FactRule[Any], configured.rule).check(fact, template, ctx)  # `_scope` sorted them by kind
+            for resolved in self._resolve(configured, ctx, checked):
                 self.groups.add(resolved, recorded, example_name, fact.origin, None)
         for accumulator in accumulators:
             accumulator.add(fact, recorded)
@@ -212,9 +213,14 @@ class Engine:
         template = KeyTemplate(parts)
         rules = self._scope(scope)
         resolved: list[ResolvedViolation] = []
-        for configured, ctx in rules.name_rules:
-            resolved.extend(self._resolve(configured, ctx, configured.rule.check(template, key_type, ctx)))
-        accumulators = tuple(acc for configured, ctx, acc in rules.aggregates if configured.rule.relevant(template, ctx))
+        for configured, ctx in rules.name_rules:  # `_scope` sorted the rules by kind
+            checked = cast(NameRule[Any], configured.rule).check(template, key_type, ctx)
+            resolved.extend(self._resolve(configured, ctx, checked))
+        accumulators = tuple(
+            acc
+            for configured, ctx, acc in rules.aggregates
+            if cast(AggregateRule[Any], configured.rule).relevant(template, ctx)
+        )
         memoised = ((template.pattern, tuple(resolved), accumulators), skeleton_offsets(parts))
         if len(self._memo) >= MEMO_LIMIT:
             self._memo.clear()
@@ -245,4 +251,3 @@ class Engine:
             top_patterns=tuple(PatternStat(p, c) for p, c in self.patterns.top(10)),
         )
         return EngineResult(findings, stats, self.plan, frozenset(r.id for r in self.rules))
-

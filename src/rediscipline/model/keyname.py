@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import NamedTuple, Union
+from typing import NamedTuple, TypeAlias
 
 SEPARATOR = b":"
 GLOB_SPECIAL = frozenset(b"*?[]\\")
@@ -46,7 +46,7 @@ SLOT_ANY = "any"  # unknown content (a code expression)
 #: Placeholders whose content is only digits, lowercase hex or dashes and so passes every charset rule.
 SAFE_SLOTS = frozenset({SLOT_INT, SLOT_DATE, SLOT_DATE_DASHED, SLOT_HEX, SLOT_UUID, SLOT_TOKEN})
 
-Part = Union[bytes, Placeholder]
+Part: TypeAlias = bytes | Placeholder
 
 
 @dataclass(frozen=True, slots=True)

@@ -97,7 +97,7 @@ def _classify(run: bytes, out: list[Part]) -> None:
         out.append(_int(len(digits)))
         return
     hexadecimal = _HEX_ONLY.fullmatch(run) is not None
-    if width >= 8 or (hexadecimal and width >= 4 and not run[:1].isalpha() or hexadecimal and width >= 6):
+    if width >= 8 or ((hexadecimal and width >= 4 and not run[:1].isalpha()) or (hexadecimal and width >= 6)):
         out.append(_shared(SLOT_HEX if hexadecimal else SLOT_TOKEN, width, run.lower() != run))
         return
     _literal(run, out)  # short mixed words: h264, ipv4, 3d, s3

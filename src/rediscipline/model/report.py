@@ -10,6 +10,7 @@ from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 
 SCHEMA_VERSION = 1
+_NO_TITLE = Text("", "")  # Text is immutable: one shared default is safe
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +25,7 @@ class RuleMeta:
     where: tuple[str, ...]
     sources: tuple[str, ...]  # cited convention sections, e.g. "000 §Key 名字如何设计 — 大小"
     doc: str = ""
-    family_title: Text = Text("", "")
+    family_title: Text = _NO_TITLE
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +67,7 @@ class Report:
     schema_version: int = SCHEMA_VERSION
 
     def count_by_severity(self) -> dict[Severity, int]:
-        counts = {severity: 0 for severity in Severity}
+        counts = dict.fromkeys(Severity, 0)
         for finding in self.findings:
             counts[finding.severity] += 1
         return counts

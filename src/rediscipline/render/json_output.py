@@ -65,6 +65,7 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
         family = report.rules[finding.rule_id].family if finding.rule_id in report.rules else "?"
         by_family[family] = by_family.get(family, 0) + 1
     stats = report.stats
+    worst = report.max_severity()
     return {
         "schema": SCHEMA,
         "schema_version": report.schema_version,
@@ -85,7 +86,7 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
             "keys_flagged": sum(f.count for f in report.findings),
             "by_severity": by_severity,
             "by_family": by_family,
-            "max_severity": report.max_severity().label if report.max_severity() else None,
+            "max_severity": worst.label if worst is not None else None,
             "elapsed_seconds": stats.elapsed_seconds,
             "pattern_cap": stats.pattern_cap,
             "overflow_keys": stats.overflow_keys,

@@ -14,7 +14,10 @@ LABELS = {
     "scanned": Text("{keys} keys in {patterns} patterns", "{keys} 个 Key，{patterns} 个模式"),
     "summary": Text("Summary", "汇总"),
     "findings": Text("Findings", "问题"),
-    "no-findings": Text("No findings: every key follows the enabled rules.", "未发现问题：所有 Key 均符合已启用的规则。"),
+    "finding-count": Text("{n} findings (rule × pattern)", "{n} 个问题（规则 × 模式）"),
+    "no-findings": Text(
+        "No findings: every key follows the enabled rules.", "未发现问题：所有 Key 均符合已启用的规则。"
+    ),
     "keys": Text("keys", "个 Key"),
     "key": Text("key", "个 Key"),
     "examples": Text("e.g.", "示例"),

@@ -44,10 +44,11 @@ def _summary(report: Report, console: Console, lang: str) -> None:
     counts = report.count_by_severity()
     line = RichText(f"{label('summary', lang)}: ", style="bold")
     for severity in sorted(counts, reverse=True):
-        line.append(f"{SEVERITY[severity].in_(lang)} {counts[severity]}", style=STYLE[severity] if counts[severity] else "dim")
+        line.append(
+            f"{SEVERITY[severity].in_(lang)} {counts[severity]}", style=STYLE[severity] if counts[severity] else "dim"
+        )
         line.append("  ")
-    flagged = sum(f.count for f in report.findings)
-    line.append(f"· {flagged:,} {label('keys', lang)}", style="dim")
+    line.append("· " + label("finding-count", lang, n=f"{len(report.findings):,}"), style="dim")
     console.print(line)
     families: dict[str, int] = defaultdict(int)
     titles: dict[str, str] = {}

@@ -46,20 +46,20 @@ FAMILIES = {
 }
 _ID = re.compile(r"([A-Z]{3})(\d{3})")
 
-O = TypeVar("O", bound=RuleOptions)
+OptionsT = TypeVar("OptionsT", bound=RuleOptions)
 
 
 @dataclass(frozen=True, slots=True)
-class RuleContext(Generic[O]):
+class RuleContext(Generic[OptionsT]):
     """What a rule may know besides the fact: its options and the key's namespace policy."""
 
-    options: O
+    options: OptionsT
     severity: Severity
     namespace: NamespacePolicy | None = None
     namespaces: tuple[NamespacePolicy, ...] = ()  # every declared namespace (for the undeclared-namespace rule)
 
 
-class Rule(Generic[O]):
+class Rule(Generic[OptionsT]):
     """Base of all rules. Subclasses are decorated with `@rule(...)`, which fills `meta`."""
 
     meta: ClassVar[RuleMeta]
@@ -72,17 +72,17 @@ class Rule(Generic[O]):
         return inspect.cleandoc(cls.__doc__ or "")
 
 
-class NameRule(Rule[O]):
+class NameRule(Rule[OptionsT]):
     """A rule on key names; evaluated once per (template, type, namespace) and memoised by the engine."""
 
-    def check(self, key: KeyTemplate, key_type: str | None, ctx: RuleContext[O]) -> Iterable[Violation]:
+    def check(self, key: KeyTemplate, key_type: str | None, ctx: RuleContext[OptionsT]) -> Iterable[Violation]:
         raise NotImplementedError
 
 
-class FactRule(Rule[O]):
+class FactRule(Rule[OptionsT]):
     """A rule on one fact with its probed fields."""
 
-    def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[O]) -> Iterable[Violation]:
+    def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[OptionsT]) -> Iterable[Violation]:
         raise NotImplementedError
 
 
@@ -106,13 +106,13 @@ class Accumulator:
         raise NotImplementedError
 
 
-class AggregateRule(Rule[O]):
+class AggregateRule(Rule[OptionsT]):
     """A rule over many facts. `relevant` is asked once per template; only relevant facts are added."""
 
-    def relevant(self, key: KeyTemplate, ctx: RuleContext[O]) -> bool:
+    def relevant(self, key: KeyTemplate, ctx: RuleContext[OptionsT]) -> bool:
         return True
 
-    def accumulator(self, ctx: RuleContext[O]) -> Accumulator:
+    def accumulator(self, ctx: RuleContext[OptionsT]) -> Accumulator:
         raise NotImplementedError
 
 

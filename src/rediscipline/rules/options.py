@@ -59,13 +59,22 @@ def specs(options_cls: type[RuleOptions]) -> tuple[OptionSpec, ...]:
             name=to_kebab(f.name),
             attr=f.name,
             type=hints[f.name],
-            default=f.default if f.default is not dataclasses.MISSING else f.default_factory(),  # type: ignore[misc]
+            default=_default(f),
             doc=f.metadata.get("doc", ""),
             choices=f.metadata.get("choices"),
             minimum=f.metadata.get("minimum"),
         )
         for f in dataclasses.fields(options_cls)
     )
+
+
+def _default(f: dataclasses.Field[Any]) -> Any:
+    """A field's default value, calling its factory when it has one."""
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    if f.default_factory is not dataclasses.MISSING:
+        return f.default_factory()
+    raise TypeError(f"option field {f.name!r} has no default")
 
 
 def _type_name(tp: Any) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from rediscipline.rules.base import FAMILIES, Rule
 
@@ -14,9 +15,9 @@ class UnknownRuleError(LookupError):
 class Registry:
     """Lookup by id (`KEY005`), slug (`key-length`) or family (`KEY`)."""
 
-    def __init__(self, rules: Iterable[type[Rule]]) -> None:
-        self._by_id: dict[str, type[Rule]] = {}
-        self._by_slug: dict[str, type[Rule]] = {}
+    def __init__(self, rules: Iterable[type[Rule[Any]]]) -> None:
+        self._by_id: dict[str, type[Rule[Any]]] = {}
+        self._by_slug: dict[str, type[Rule[Any]]] = {}
         for cls in rules:
             meta = cls.meta
             if meta.id in self._by_id:
@@ -26,7 +27,7 @@ class Registry:
             self._by_id[meta.id] = cls
             self._by_slug[meta.slug] = cls
 
-    def __iter__(self) -> Iterator[type[Rule]]:
+    def __iter__(self) -> Iterator[type[Rule[Any]]]:
         return iter(sorted(self._by_id.values(), key=lambda cls: cls.meta.id))
 
     def __len__(self) -> int:
@@ -38,10 +39,10 @@ class Registry:
     def families(self) -> list[str]:
         return sorted({cls.meta.family for cls in self._by_id.values()})
 
-    def find(self, token: str) -> type[Rule] | None:
+    def find(self, token: str) -> type[Rule[Any]] | None:
         return self._by_id.get(token.upper()) or self._by_slug.get(token.lower())
 
-    def get(self, token: str) -> type[Rule]:
+    def get(self, token: str) -> type[Rule[Any]]:
         found = self.find(token)
         if found is None:
             raise UnknownRuleError(f"unknown rule {token!r} (see `rediscipline rules` for the list)")

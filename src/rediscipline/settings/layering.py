@@ -26,14 +26,14 @@ DEFAULT_PATTERN_CAP = 50_000
 #: Keys allowed at the top of a convention file or preset, with their help text.
 TOP_KEYS = {
     "preset": "the preset to start from (`rediscipline config --presets` lists them)",
-    "overlays": "presets added on top, e.g. [\"cluster\"]",
+    "overlays": 'presets added on top, e.g. ["cluster"]',
     "select": "rule selectors to enable (replaces the set so far): ALL, KEY, KEY005, key-length",
     "extend-select": "rule selectors to add to the set so far",
     "ignore": "rule selectors to disable",
     "fail-on": "lowest severity that makes the exit code 1: note, warning or error",
     "lang": "message language: en or zh",
     "rules": "per-rule tables of options, keyed by slug or id ([rules.key-length])",
-    "namespaces": "declared key namespaces with their policy ([namespaces.\"session:*\"])",
+    "namespaces": 'declared key namespaces with their policy ([namespaces."session:*"])',
     "per-key-ignores": "glob → rule selectors that do not apply to matching keys",
     "pattern-cap": "most key patterns tracked in one run (memory bound)",
 }
@@ -197,12 +197,14 @@ class _Resolver:
                 origin,
             )
 
-    def settings(self, preset: str, overlays: tuple[str, ...], config_file: str | None) -> Settings:
+    def settings(
+        self, preset: str, overlays: tuple[str, ...], config_file: str | None, origins: tuple[str, str]
+    ) -> Settings:
         enabled = resolve(self.registry, self.selection)
         configured: list[ConfiguredRule] = []
         provenance: list[Provenance] = [
-            Provenance("preset", preset, "command line or file"),
-            Provenance("overlays", _show(overlays), "command line or file"),
+            Provenance("preset", preset, origins[0]),
+            Provenance("overlays", _show(overlays), origins[1]),
         ]
         for key in ("fail-on", "lang", "pattern-cap"):
             value, origin = self.values[key]
@@ -256,6 +258,7 @@ def resolve_settings(
     overlays: Sequence[str],
     file_layer: Layer | None,
     cli_layer: Layer | None,
+    origins: tuple[str, str] = ("built-in", "built-in"),
 ) -> Settings:
     """Fold every layer into Settings; raises ConfigError naming the origin and key on any bad value."""
     resolver = _Resolver(registry)
@@ -271,7 +274,7 @@ def resolve_settings(
         resolver.apply(file_layer)
     if cli_layer is not None:
         resolver.apply(cli_layer)
-    return resolver.settings(preset, tuple(overlays), file_layer.origin if file_layer else None)
+    return resolver.settings(preset, tuple(overlays), file_layer.origin if file_layer else None, origins)
 
 
 __all__ = ["DEFAULT_PRESET", "Layer", "Provenance", "Settings", "resolve_settings"]

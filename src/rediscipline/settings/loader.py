@@ -64,9 +64,8 @@ def discover(start: Path) -> Path | None:
 
 def _tool_table(data: dict[str, Any]) -> dict[str, Any] | None:
     tool = data.get("tool")
-    if isinstance(tool, dict) and isinstance(tool.get("rediscipline"), dict):
-        return tool["rediscipline"]
-    return None
+    table = tool.get("rediscipline") if isinstance(tool, dict) else None
+    return table if isinstance(table, dict) else None
 
 
 def read_file(path: Path) -> Layer:
@@ -91,18 +90,23 @@ def load_settings(registry: Registry, overrides: Overrides, cwd: Path | None = N
         file_layer = read_file(found) if found is not None else None
     preset = overrides.preset
     overlays: Sequence[str] = overrides.overlays
+    preset_origin = "command line" if preset else "built-in"
+    overlays_origin = "command line" if overlays else "built-in"
     if file_layer is not None:
         raw_preset = file_layer.data.get("preset")
         if raw_preset is not None and not isinstance(raw_preset, str):
             raise ConfigError(f"{file_layer.origin}: preset: expected a preset name")
-        preset = preset or raw_preset
+        if preset is None and raw_preset is not None:
+            preset, preset_origin = raw_preset, file_layer.origin
         if "overlays" in file_layer.data:
             file_overlays = _strings(file_layer.data["overlays"], f"{file_layer.origin}: overlays")
             overlays = (*file_overlays, *(o for o in overlays if o not in file_overlays))
+            overlays_origin = file_layer.origin if not overrides.overlays else f"{file_layer.origin} + command line"
     return resolve_settings(
         registry,
         preset=preset or DEFAULT_PRESET,
         overlays=tuple(overlays),
         file_layer=file_layer,
         cli_layer=overrides.layer(),
+        origins=(preset_origin, overlays_origin),
     )

@@ -16,9 +16,10 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 def load_toml_text(text: str, where: str) -> dict[str, Any]:
     try:
-        return tomllib.loads(text)
+        data: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{where}: invalid TOML: {error}") from None
+    return data
 
 
 def load_toml_file(path: Path) -> dict[str, Any]:

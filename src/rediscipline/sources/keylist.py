@@ -28,13 +28,15 @@ _SIMPLE = {b'"': b'"', b"\\": b"\\", b"n": b"\n", b"r": b"\r", b"t": b"\t", b"a"
 
 
 def _raw(stream: BinaryIO) -> Iterator[KeyRecord]:
-    line_number = 0
-    for line in stream:
-        line_number += 1
-        if line[-1:] == b"\n":
-            line = line[:-2] if line[-2:-1] == b"\r" else line[:-1]
-        if line:
-            yield line, line_number, None
+    for line_number, line in enumerate(stream, 1):
+        if line[-2:] == b"\r\n":
+            key = line[:-2]
+        elif line[-1:] == b"\n":
+            key = line[:-1]
+        else:
+            key = line
+        if key:
+            yield key, line_number, None
 
 
 def _unquote(body: bytes, where: str) -> bytes:
@@ -54,8 +56,9 @@ def _quoted(stream: BinaryIO, path: str) -> Iterator[KeyRecord]:
         if key[:1] == b'"':
             if len(key) < 2 or key[-1:] != b'"':
                 raise SourceError(f"{path}:{line_number}: unterminated quoted key")
-            key = _unquote(key[1:-1], f"{path}:{line_number}")
-        yield key, line_number, None
+            yield _unquote(key[1:-1], f"{path}:{line_number}"), line_number, None
+        else:
+            yield key, line_number, None
 
 
 def _jsonl(stream: BinaryIO, path: str) -> Iterator[KeyRecord]:

@@ -14,7 +14,7 @@ from rediscipline.rules.options import RuleOptions, option
 
 
 @dataclass(frozen=True)
-class Options(RuleOptions):
+class KeyLengthOptions(RuleOptions):
     note_bytes: int = option(50, "Note when a key name is longer than this many bytes (0 = off).", minimum=0)
     warning_bytes: int = option(100, "Warn when a key name is longer than this many bytes (0 = off).", minimum=0)
     error_bytes: int = option(128, "Error when a key name is longer than this many bytes (0 = off).", minimum=0)
@@ -38,7 +38,7 @@ class Options(RuleOptions):
         "002 §规范一：key 的命名规范",
     ),
 )
-class KeyLength(NameRule[Options]):
+class KeyLength(NameRule[KeyLengthOptions]):
     """Checks the length of a key name in bytes.
 
     ## What it does
@@ -76,11 +76,11 @@ class KeyLength(NameRule[Options]):
     - 003 §Key设计原则 — 5. 长度控制: 20–50 characters suggested; over 100 needs optimising.
     - 004 §7 FAQ: avoid more than 128 characters.
     - 002 §规范一: long keys cost memory, including SDS metadata.
-    """
+    """  # noqa: E501 - the Source bullets are one line each in the generated docs
 
-    Options = Options
+    Options = KeyLengthOptions
 
-    def check(self, key: KeyTemplate, key_type: str | None, ctx: RuleContext[Options]) -> Iterator[Violation]:
+    def check(self, key: KeyTemplate, key_type: str | None, ctx: RuleContext[KeyLengthOptions]) -> Iterator[Violation]:
         exact = key.exact_length
         size = exact if exact is not None else key.min_length
         at_least = "" if exact is not None else "at least "
@@ -99,7 +99,11 @@ class KeyLength(NameRule[Options]):
             )
             return
         error_limit = namespace.max_key_bytes if namespace and namespace.max_key_bytes else opts.error_bytes
-        levels = ((error_limit, Severity.ERROR), (opts.warning_bytes, Severity.WARNING), (opts.note_bytes, Severity.NOTE))
+        levels = (
+            (error_limit, Severity.ERROR),
+            (opts.warning_bytes, Severity.WARNING),
+            (opts.note_bytes, Severity.NOTE),
+        )
         for limit, severity in levels:
             if limit and size > limit:
                 yield Violation(

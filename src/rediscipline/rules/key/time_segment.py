@@ -50,12 +50,14 @@ class TimeSegment(NameRule[TimeSegmentOptions]):
     digits, after a `ts` level an epoch timestamp of 10 (seconds) or 13 (milliseconds) digits, and reports:
     - `invalid-date`: eight digits that are not a date (`date:20241399`);
     - `date-format`: another format (`date:2024-11-22`, `date:202411`);
-    - `ts-format`: a timestamp of the wrong width or kind (`ts:20241122`, `ts:1692806400123` with seconds);
+    - `ts-format`: a timestamp of the wrong width or kind (`ts:20241122`, `ts:abc`, `ts:1692806400123`
+      with seconds);
     - `missing-value`: the label is followed by an empty level (`order:summary:date:`);
     - `unlabelled-date`: with `require-label = true`, a date that does not follow the date label
       (`seckill:stock:20231212:product:10001`).
-    A label that is the last level, or is followed by a plain word (`config:date:format`), is a field name,
-    not a label, and is left alone; so is a value built by code that cannot be seen.
+    A label that is the last level, or a `date` followed by a plain word (`config:date:format`), is a field
+    name, not a label, and is left alone; so is a value built by code that cannot be seen. `ts` is not an
+    ordinary word, so a word after it is reported.
 
     ## Why is this bad?
     Time levels are parsed by cleanup jobs, dashboards and people: `date:2024-11-22` next to
@@ -175,7 +177,8 @@ def _check_date(value: Segment, label: str) -> Iterator[Violation]:
 
 
 def _check_ts(value: Segment, label: str, widths: tuple[int, ...]) -> Iterator[Violation]:
-    kind = _value_kind(value)
+    # Unlike `date`, `ts` is not an ordinary field name: a word after it is a malformed timestamp.
+    kind: object = "word" if value.literal else _value_kind(value)
     if kind is None or (isinstance(kind, Placeholder) and kind.slot == SLOT_INT and kind.width in widths):
         return
     if kind == "empty":

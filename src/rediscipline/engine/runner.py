@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from rediscipline.engine.groups import Groups, ResolvedViolation
@@ -126,11 +126,7 @@ class Engine:
                 accumulator.add(fact, recorded)
 
     def _entry_for(self, name: bytes, key_type: str | None, scope: Any, skeleton: bytes | None) -> _Entry:
-        memo_key = (infer_parts(name), key_type, scope)
-        memoised = self._memo.get(memo_key)
-        if memoised is None:
-            memoised = self._evaluate(memo_key)
-        entry, offsets = memoised
+        entry, offsets = self._memoised((infer_parts(name), key_type, scope))
         if skeleton is not None and offsets is not None:
             if len(self._fast) >= MEMO_LIMIT:
                 self._fast.clear()
@@ -139,15 +135,11 @@ class Engine:
 
     def feed(self, fact: KeyFact) -> None:
         """Check one fact: a concrete key with probed fields, or a template from code."""
-        if isinstance(fact.name, bytes) and not self._has_fact_rules():
-            self.begin_input(replace(fact.origin, line=None))
-            self.feed_name(fact.name, fact.origin.line, fact.type)
-            return
         template = fact.name if isinstance(fact.name, KeyTemplate) else KeyTemplate(infer_parts(fact.name))
         name_for_scope = fact.name if isinstance(fact.name, bytes) else template.pattern
         scope = self._scope_of(name_for_scope) if self._scoped else None
         memo_key = (template.parts, fact.type, scope)
-        entry, _offsets = self._memo.get(memo_key) or self._evaluate(memo_key)
+        entry, _offsets = self._memoised(memo_key)
         pattern, violations, accumulators = entry
         self.keys += 1
         recorded = self.patterns.add(pattern)
@@ -162,9 +154,6 @@ class Engine:
             accumulator.add(fact, recorded)
 
     # -- evaluation ------------------------------------------------------------------------------------
-
-    def _has_fact_rules(self) -> bool:
-        return any(isinstance(r.rule, FactRule) for r in self.rules)
 
     def _scope_of(self, name: bytes) -> tuple[int | None, tuple[int, ...]]:
         namespace = self._ns_matcher.match(name) if self._ns_matcher is not None else None
@@ -207,6 +196,10 @@ class Engine:
         for v in violations:
             severity = configured.severity if configured.forced else (v.severity or configured.severity)
             yield ResolvedViolation(configured.id, v.code, severity, v.message, v.value, namespace)
+
+    def _memoised(self, memo_key: Any) -> tuple[_Entry, tuple[int, ...] | None]:
+        found = self._memo.get(memo_key)
+        return found if found is not None else self._evaluate(memo_key)
 
     def _evaluate(self, memo_key: Any) -> tuple[_Entry, tuple[int, ...] | None]:
         parts, key_type, scope = memo_key

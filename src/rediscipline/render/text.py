@@ -14,6 +14,7 @@ from rich.text import Text as RichText
 
 from rediscipline.model.display import display_bytes
 from rediscipline.model.finding import Finding
+from rediscipline.model.location import Location
 from rediscipline.model.report import Report
 from rediscipline.model.severity import Severity
 from rediscipline.render.labels import SEVERITY, label
@@ -23,10 +24,9 @@ MARK = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.NOTE: "●"}
 NAME_LIMIT = 100
 
 
-def _location_text(finding_location: object) -> str:
-    path = getattr(finding_location, "path", None) or ""
-    line = getattr(finding_location, "line", None)
-    return f"{path}:{line}" if line is not None else path
+def _location_text(location: Location) -> str:
+    path = location.path or ""
+    return f"{path}:{location.line}" if location.line is not None else path
 
 
 def _summary(report: Report, console: Console, lang: str) -> None:

@@ -12,7 +12,7 @@ from rediscipline.model.keyname import KeyTemplate, Segment
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.common import quoted, segment_words, show
+from rediscipline.rules.key.common import NAMING_CHECKS, quoted, segment_words, show
 from rediscipline.rules.options import RuleOptions, option
 
 #: Short forms every developer reads without a glossary: they never count as cryptic. Two-letter English
@@ -124,7 +124,7 @@ def _norm(text: str) -> str:
     "abbreviation",
     title=("Cryptic or missing abbreviation", "缩写含义模糊或未使用约定缩写"),
     severity=Severity.NOTE,
-    where=("code", "runtime", "live", "rdb", "keys"),
+    where=NAMING_CHECKS,
     sources=(
         "000 §Key 名字如何设计 — 命名",
         "001 §1 key命名设计 — 1.3 简洁性",

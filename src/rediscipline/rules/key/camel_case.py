@@ -9,7 +9,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.common import describe_words, is_camel_word, literal_words, snake_case
+from rediscipline.rules.key.common import NAMING_CHECKS, describe_words, is_camel_word, literal_words, snake_case
 from rediscipline.rules.options import RuleOptions
 
 
@@ -18,7 +18,7 @@ from rediscipline.rules.options import RuleOptions
     "camel-case",
     title=("camelCase word in a key name", "键名使用驼峰命名"),
     severity=Severity.WARNING,
-    where=("code", "runtime", "live", "rdb", "keys"),
+    where=NAMING_CHECKS,
     sources=(
         "004 §2.3 标识符命名",
         "004 §5.2 避免的问题",

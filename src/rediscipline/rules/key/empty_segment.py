@@ -10,7 +10,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.common import quoted, show
+from rediscipline.rules.key.common import NAMING_CHECKS, quoted, show
 from rediscipline.rules.options import RuleOptions
 
 _SEPARATORS = b":#"
@@ -24,7 +24,7 @@ _DOUBLED = re.compile(rb"[:#]{2,}")
     "empty-segment",
     title=("Empty level in a key name", "键名中有空层级"),
     severity=Severity.WARNING,
-    where=("code", "runtime", "live", "rdb", "keys"),
+    where=NAMING_CHECKS,
     sources=(
         "004 §2.2 使用冒号分隔层级",
         "001 §1.2 可读性和可管理性",

@@ -9,7 +9,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.common import LiteralHit, byte_class, describe_hits, find_literal_bytes
+from rediscipline.rules.key.common import NAMING_CHECKS, LiteralHit, byte_class, describe_hits, find_literal_bytes
 from rediscipline.rules.options import RuleOptions
 
 _WHITESPACE = frozenset(b" \t\n\r\x0b\x0c")
@@ -41,7 +41,7 @@ def _kind(byte: int) -> str:
     "forbidden-character",
     title=("Whitespace, control, quote or escape character in a key name", "键名包含空白、控制、引号或转义字符"),
     severity=Severity.ERROR,
-    where=("code", "runtime", "live", "rdb", "keys"),
+    where=NAMING_CHECKS,
     sources=(
         "000 §Key 名字如何设计 — 命名",
         "001 §1.1 命名规范",

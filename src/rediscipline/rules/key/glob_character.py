@@ -9,7 +9,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.common import byte_class, describe_hits, find_literal_bytes
+from rediscipline.rules.key.common import NAMING_CHECKS, byte_class, describe_hits, find_literal_bytes
 from rediscipline.rules.options import RuleOptions
 
 _GLOB = byte_class(b"*?[]")
@@ -20,7 +20,7 @@ _GLOB = byte_class(b"*?[]")
     "glob-character",
     title=("Glob wildcard character in a key name", "键名包含通配符"),
     severity=Severity.WARNING,
-    where=("code", "runtime", "live", "rdb", "keys"),
+    where=NAMING_CHECKS,
     sources=(
         "003 §Key设计原则 — 4. 避免特殊字符",
         "000 §Key 名字如何设计 — 命名",

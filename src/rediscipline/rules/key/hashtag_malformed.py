@@ -9,7 +9,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.common import Braces, scan_braces, show
+from rediscipline.rules.key.common import NAMING_CHECKS, Braces, scan_braces, show
 from rediscipline.rules.options import RuleOptions
 
 
@@ -53,7 +53,7 @@ def _message(code: str, shown: str, braces: Braces) -> Text:
     "hashtag-malformed",
     title=("Malformed hashtag", "hashtag 格式错误"),
     severity=Severity.ERROR,
-    where=("code", "runtime", "live", "rdb", "keys"),
+    where=NAMING_CHECKS,
     sources=("000 §Key 名字如何设计 — 命名",),
 )
 class HashtagMalformed(NameRule[RuleOptions]):

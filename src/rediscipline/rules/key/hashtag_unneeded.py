@@ -10,7 +10,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.common import scan_braces, show
+from rediscipline.rules.key.common import NAMING_CHECKS, scan_braces, show
 from rediscipline.rules.options import RuleOptions, option
 
 POLICIES = ("declared", "allowed", "forbidden")
@@ -31,7 +31,7 @@ class HashtagUnneededOptions(RuleOptions):
     "hashtag-unneeded",
     title=("Hashtag where none is needed", "不需要的 hashtag"),
     severity=Severity.NOTE,
-    where=("code", "runtime", "live", "rdb", "keys"),
+    where=NAMING_CHECKS,
     sources=("000 §Key 名字如何设计 — 命名",),
 )
 class HashtagUnneeded(NameRule[HashtagUnneededOptions]):

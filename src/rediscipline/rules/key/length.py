@@ -10,6 +10,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
+from rediscipline.rules.key.common import NAMING_CHECKS
 from rediscipline.rules.options import RuleOptions, option
 
 
@@ -30,7 +31,7 @@ class KeyLengthOptions(RuleOptions):
     "key-length",
     title=("Key name too long", "键名过长"),
     severity=Severity.WARNING,
-    where=("code", "runtime", "live", "rdb", "keys"),
+    where=NAMING_CHECKS,
     sources=(
         "000 §Key 名字如何设计 — 大小",
         "003 §Key设计原则 — 5. 长度控制",

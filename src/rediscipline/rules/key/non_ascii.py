@@ -11,7 +11,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.common import literal_runs, position, show
+from rediscipline.rules.key.common import NAMING_CHECKS, literal_runs, position, show
 from rediscipline.rules.options import RuleOptions, option
 
 _HIGH = re.compile(rb"[\x80-\xff]+")
@@ -40,7 +40,7 @@ def _listing(spans: list[tuple[bytes, int | None]]) -> Text:
     "non-ascii",
     title=("Non-ASCII bytes in a key name", "键名包含非 ASCII 字符"),
     severity=Severity.WARNING,
-    where=("code", "runtime", "live", "rdb", "keys"),
+    where=NAMING_CHECKS,
     sources=(
         "003 §Key设计原则 — 4. 避免特殊字符",
         "001 §1.1 命名规范",

@@ -10,7 +10,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.common import LiteralHit, byte_class, describe_hits, find_literal_bytes
+from rediscipline.rules.key.common import NAMING_CHECKS, LiteralHit, byte_class, describe_hits, find_literal_bytes
 from rediscipline.rules.options import RuleOptions, option
 
 _WORDISH = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
@@ -40,7 +40,7 @@ def _joins_words(hit: LiteralHit) -> bool:
     "operator-separator",
     title=("Operator symbol used as a separator in a key name", "键名使用运算符号作分隔符"),
     severity=Severity.WARNING,
-    where=("code", "runtime", "live", "rdb", "keys"),
+    where=NAMING_CHECKS,
     sources=("000 §各种ID — 注意",),
 )
 class OperatorSeparator(NameRule[OperatorSeparatorOptions]):

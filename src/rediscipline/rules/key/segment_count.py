@@ -10,7 +10,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.common import show, split_parts
+from rediscipline.rules.key.common import NAMING_CHECKS, show, split_parts
 from rediscipline.rules.options import RuleOptions, option
 
 
@@ -29,7 +29,7 @@ class SegmentCountOptions(RuleOptions):
     "segment-count",
     title=("Too few or too many key levels", "键名层级过少或过多"),
     severity=Severity.WARNING,
-    where=("code", "runtime", "live", "rdb", "keys"),
+    where=NAMING_CHECKS,
     sources=(
         "000 §Key 名字如何设计 — 命名",
         "001 §1.2 可读性和可管理性",

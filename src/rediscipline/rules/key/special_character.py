@@ -13,7 +13,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.common import byte_class, describe_hits, find_literal_bytes
+from rediscipline.rules.key.common import NAMING_CHECKS, byte_class, describe_hits, find_literal_bytes
 from rediscipline.rules.options import RuleOptions, option
 
 #: Punctuation judged by other rules, never by this one: `:` (the level separator), `-.+=` (KEY010),
@@ -41,7 +41,7 @@ class SpecialCharacterOptions(RuleOptions):
     "special-character",
     title=("Special punctuation in a key name", "键名包含特殊符号"),
     severity=Severity.WARNING,
-    where=("code", "runtime", "live", "rdb", "keys"),
+    where=NAMING_CHECKS,
     sources=(
         "003 §Key设计原则 — 4. 避免特殊字符",
         "001 §1.1 命名规范",

@@ -10,7 +10,7 @@ from rediscipline.model.keyname import SLOT_ANY, SLOT_INT, KeyTemplate, Part, Pl
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.common import show, split_parts
+from rediscipline.rules.key.common import NAMING_CHECKS, show, split_parts
 from rediscipline.rules.options import RuleOptions, option
 
 
@@ -34,7 +34,7 @@ def _is_shard_index(piece: tuple[Part, ...]) -> bool:
     "split-key-form",
     title=("`#` outside a split-key suffix", "`#` 未用于拆分 Key 的后缀"),
     severity=Severity.WARNING,
-    where=("code", "runtime", "live", "rdb", "keys"),
+    where=NAMING_CHECKS,
     sources=(
         "000 §Key 名字如何设计 — 命名",
         "000 §各种ID",

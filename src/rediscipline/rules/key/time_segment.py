@@ -11,7 +11,7 @@ from rediscipline.model.keyname import SLOT_DATE, SLOT_DATE_DASHED, SLOT_INT, Ke
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.common import has_unknown, segment_label
+from rediscipline.rules.key.common import NAMING_CHECKS, has_unknown, segment_label
 from rediscipline.rules.options import RuleOptions, option
 
 _TS_WIDTHS = {"seconds": (10,), "milliseconds": (13,), "either": (10, 13)}
@@ -35,7 +35,7 @@ class TimeSegmentOptions(RuleOptions):
     "time-segment",
     title=("Malformed date or timestamp level", "日期或时间戳层级格式错误"),
     severity=Severity.WARNING,
-    where=("code", "runtime", "live", "rdb", "keys"),
+    where=NAMING_CHECKS,
     sources=(
         "004 §4 时间敏感型键名",
         "000 §该如何设计数据结构 — 消息队列或任务记录",

@@ -11,7 +11,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.common import quoted, segment_label
+from rediscipline.rules.key.common import NAMING_CHECKS, quoted, segment_label
 from rediscipline.rules.options import RuleOptions, option
 
 TYPE_WORDS = ("string", "list", "hash", "set", "zset", "stream")
@@ -49,7 +49,7 @@ class TypeSegmentOptions(RuleOptions):
     "type-segment",
     title=("Type level missing, misspelled or wrong", "类型层级缺失、不规范或与实际类型不符"),
     severity=Severity.WARNING,
-    where=("code", "runtime", "live", "rdb", "keys"),
+    where=NAMING_CHECKS,
     sources=("004 §3 数据类型扩展命名",),
 )
 class TypeSegment(NameRule[TypeSegmentOptions]):

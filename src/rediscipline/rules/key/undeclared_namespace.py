@@ -9,7 +9,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.common import has_unknown, show
+from rediscipline.rules.key.common import NAMING_CHECKS, has_unknown, show
 from rediscipline.rules.options import RuleOptions
 
 
@@ -18,7 +18,7 @@ from rediscipline.rules.options import RuleOptions
     "undeclared-namespace",
     title=("Key outside every declared namespace", "Key 不属于任何已声明的命名空间"),
     severity=Severity.WARNING,
-    where=("code", "runtime", "live", "rdb", "keys"),
+    where=NAMING_CHECKS,
     sources=(
         "000 §Key 名字如何设计 — 命名",
         "001 §1 key命名设计 — 1.2 可读性和可管理性",

@@ -10,7 +10,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.common import describe_words, is_camel_word, literal_words, snake_case
+from rediscipline.rules.key.common import NAMING_CHECKS, describe_words, is_camel_word, literal_words, snake_case
 from rediscipline.rules.options import RuleOptions, option
 
 
@@ -26,7 +26,7 @@ class UppercaseOptions(RuleOptions):
     "uppercase",
     title=("Upper-case letters in a key name", "键名包含大写字母"),
     severity=Severity.WARNING,
-    where=("code", "runtime", "live", "rdb", "keys"),
+    where=NAMING_CHECKS,
     sources=(
         "001 §1.1 命名规范",
         "004 §2.1 小写命名",

@@ -2,7 +2,17 @@
 
 A case lists keys (UTF-8 `keys`, or `keys-escaped` with Python `\\xNN` escapes for arbitrary bytes),
 optional `options` for the rule, `namespaces`, a `key-type`, and the expected findings of that rule:
-`{code, pattern, count?, severity?}`. `expect = []` is a passing case.
+`{code, pattern?, subject?, count?, severity?}`. `expect = []` is a passing case.
+
+Rules on probed values, commands and servers use three more tables (all optional):
+
+* `[[case.facts]]`: key facts with probed fields — `name` (or `name-escaped`), `type`, `ttl-ms`, `memory`,
+  `length`, `encoding`, `idle`, `freq`, `expire-at-ms`, `element`, `head` (or `head-escaped`), `db`;
+* `[case.server]`: a ServerFact — `info`, `config` (a table, or `false` when CONFIG GET was refused),
+  `keyspace`/`expires` (`{ "0" = 100 }`), `commandstats`, `acl-users` (or `false`), `user`, `callable`,
+  `unavailable`. The server is set before any fact is fed, so key rules see it as `ctx.server`;
+* `[[case.commands]]`: command facts — `name`, `args` (or `args-escaped`; omit for commandstats), `calls`,
+  `evidence` (default `slowlog`), `duration-us`.
 """
 
 from __future__ import annotations
@@ -19,8 +29,10 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from rediscipline.engine.runner import Engine
+from rediscipline.model.facts import CommandFact, KeyFact
 from rediscipline.model.finding import Finding
 from rediscipline.model.location import Location
+from rediscipline.model.server import ServerFact
 from rediscipline.rules import default_registry
 from rediscipline.rules.base import ConfiguredRule
 from rediscipline.rules.options import build
@@ -38,6 +50,9 @@ class Case:
     options: dict[str, Any] = field(default_factory=dict)
     namespaces: dict[str, dict[str, Any]] = field(default_factory=dict)
     key_type: str | None = None
+    facts: list[KeyFact] = field(default_factory=list)
+    server: ServerFact | None = None
+    commands: list[CommandFact] = field(default_factory=list)
 
     @property
     def passing(self) -> bool:
@@ -62,9 +77,76 @@ def load_cases() -> list[Case]:
                     options=dict(raw.get("options", {})),
                     namespaces=dict(raw.get("namespaces", {})),
                     key_type=raw.get("key-type"),
+                    facts=[_key_fact(f) for f in raw.get("facts", [])],
+                    server=_server(raw["server"]) if "server" in raw else None,
+                    commands=[_command(c) for c in raw.get("commands", [])],
                 )
             )
     return cases
+
+
+def _escaped(raw: dict[str, Any], name: str) -> bytes | None:
+    if f"{name}-escaped" in raw:
+        return bytes(codecs.escape_decode(raw[f"{name}-escaped"].encode("utf-8"))[0])
+    if name in raw:
+        return str(raw[name]).encode("utf-8")
+    return None
+
+
+_FACT_FIELDS = {
+    "type": "type",
+    "ttl-ms": "ttl_ms",
+    "memory": "memory",
+    "length": "length",
+    "encoding": "encoding",
+    "idle": "idle_seconds",
+    "freq": "freq",
+    "expire-at-ms": "expire_at_ms",
+    "element": "largest_element",
+    "db": "db",
+}
+
+
+def _key_fact(raw: dict[str, Any]) -> KeyFact:
+    unknown = set(raw) - set(_FACT_FIELDS) - {"name", "name-escaped", "head", "head-escaped"}
+    assert not unknown, f"unknown fact fields {sorted(unknown)}"
+    name = _escaped(raw, "name")
+    assert name is not None, "a fact needs a name"
+    values = {attr: raw[key] for key, attr in _FACT_FIELDS.items() if key in raw}
+    return KeyFact(name, Location("live", "case", db=raw.get("db", 0)), head=_escaped(raw, "head"), **values)
+
+
+def _server(raw: dict[str, Any]) -> ServerFact:
+    config = raw.get("config", {})
+    acl = raw.get("acl-users", [])
+    return ServerFact(
+        origin=Location("live", "redis://case:6379"),
+        info={k: str(v) for k, v in raw.get("info", {}).items()},
+        config=None if config is False else {k: str(v) for k, v in config.items()},
+        keyspace={int(k): int(v) for k, v in raw.get("keyspace", {}).items()},
+        expires={int(k): int(v) for k, v in raw.get("expires", {}).items()},
+        commandstats={k: int(v) for k, v in raw.get("commandstats", {}).items()},
+        acl_users=None if acl is False else tuple(acl),
+        user=raw.get("user"),
+        callable=dict(raw.get("callable", {})),
+        unavailable=dict(raw.get("unavailable", {})),
+    )
+
+
+def _command(raw: dict[str, Any]) -> CommandFact:
+    args: tuple[bytes, ...] | None = None
+    if "args-escaped" in raw:
+        args = tuple(bytes(codecs.escape_decode(a.encode("utf-8"))[0]) for a in raw["args-escaped"])
+    elif "args" in raw:
+        args = tuple(str(a).encode("utf-8") for a in raw["args"])
+    return CommandFact(
+        name=raw["name"],
+        origin=Location("live", "redis://case:6379"),
+        evidence=raw.get("evidence", "slowlog" if args is not None else "commandstats"),
+        args=args,
+        calls=raw.get("calls", 1),
+        duration_us=raw.get("duration-us"),
+    )
 
 
 def run_case(case: Case) -> list[Finding]:
@@ -72,16 +154,25 @@ def run_case(case: Case) -> list[Finding]:
     configured = ConfiguredRule(cls(), build(cls.Options, case.options), cls.meta.severity)
     namespaces = [parse_namespace(p, t, f"case {case.name}") for p, t in case.namespaces.items()]
     engine = Engine([configured], namespaces)
+    if case.server is not None:
+        engine.set_server(case.server)
     engine.begin_input(Location("keys", "case"))
     for line, key in enumerate(case.keys, 1):
         engine.feed_name(key, line, case.key_type)
-    return [f for f in engine.finish("keys").findings if f.rule_id == case.rule_id]
+    for fact in case.facts:
+        engine.feed(fact)
+    for command in case.commands:
+        engine.feed_command(command)
+    source = "live" if case.facts or case.server or case.commands else "keys"
+    return [f for f in engine.finish(source).findings if f.rule_id == case.rule_id]
 
 
 def matches(finding: Finding, expected: dict[str, Any]) -> bool:
     if finding.code != expected["code"]:
         return False
     if "pattern" in expected and finding.pattern != expected["pattern"].encode("utf-8"):
+        return False
+    if "subject" in expected and finding.subject != expected["subject"]:
         return False
     if "count" in expected and finding.count != expected["count"]:
         return False

@@ -46,6 +46,8 @@ class Groups:
     def __init__(self, examples: int = 3) -> None:
         self.examples = examples
         self._groups: dict[GroupKey, Group] = {}
+        self._subjects: dict[tuple[str, str, str], Group] = {}
+        self._subject_origin: dict[tuple[str, str, str], Location] = {}
 
     def add(
         self, violation: ResolvedViolation, pattern: bytes, name: bytes, origin: Location, line: int | None
@@ -77,6 +79,24 @@ class Groups:
         else:
             existing.merge(group, self.examples)
 
+    def add_subject(
+        self, violation: ResolvedViolation, subject: str, origin: Location, example: bytes | None, count: int
+    ) -> None:
+        """Record a finding about something other than a key: a command, a server setting."""
+        key = (violation.rule_id, violation.code, subject)
+        group = self._subjects.get(key)
+        if group is None:
+            group = self._subjects[key] = Group(violation)
+            self._subject_origin[key] = origin
+        group.count += count
+        if example is not None and len(group.examples) < self.examples:
+            if all(e.name != example for e in group.examples):
+                group.examples.append(Example(example, origin))
+        value = violation.value
+        if value is not None and (group.worst is None or value > group.worst):
+            group.worst = value
+            group.violation = violation
+
     def remap(self, moved: dict[bytes, bytes]) -> None:
         """Follow a pattern-table compaction: merge groups whose pattern was merged."""
         if not moved:
@@ -103,6 +123,22 @@ class Groups:
                     examples=tuple(group.examples),
                     namespace=v.namespace,
                     worst=group.worst,
+                )
+            )
+        for (rule_id, code, subject), group in self._subjects.items():
+            v = group.violation
+            out.append(
+                Finding(
+                    rule_id=rule_id,
+                    code=code,
+                    severity=v.severity,
+                    message=v.message,
+                    location=self._subject_origin[(rule_id, code, subject)],
+                    fingerprint=key_fingerprint(rule_id, code, source, b"\0" + subject.encode()),
+                    count=group.count,
+                    examples=tuple(group.examples),
+                    worst=group.worst,
+                    subject=subject,
                 )
             )
         out.sort(key=lambda f: (-f.severity, f.rule_id, -f.count, f.pattern or b"", f.code))

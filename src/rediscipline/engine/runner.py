@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 from rediscipline.engine.groups import Groups, ResolvedViolation
+from rediscipline.engine.keyspace import KeyspaceCollector, count_estimate
 from rediscipline.engine.patterns import PatternTable
 from rediscipline.engine.plan import ProbePlan, plan_for
-from rediscipline.model.facts import KeyFact
+from rediscipline.model.facts import CommandFact, KeyFact
 from rediscipline.model.finding import Finding
 from rediscipline.model.glob import GlobMatcher
 from rediscipline.model.keyname import KeyTemplate
@@ -23,11 +24,15 @@ from rediscipline.model.keypattern import DATE_PREFIXES, DIGITS_TO_ZERO, infer_p
 from rediscipline.model.location import Location
 from rediscipline.model.namespace import NamespacePolicy
 from rediscipline.model.report import PatternStat, Stats
+from rediscipline.model.server import ServerFact
+from rediscipline.model.severity import Severity
 from rediscipline.rules.base import (
     Accumulator,
     AggregateRule,
+    CommandRule,
     ConfiguredRule,
     FactRule,
+    InstanceRule,
     NameRule,
     RuleContext,
 )
@@ -35,6 +40,8 @@ from rediscipline.rules.base import (
 MEMO_LIMIT = 200_000
 #: A memoised verdict: the key's pattern, the violations of name rules, the aggregates that want it.
 _Entry = tuple[bytes, tuple[ResolvedViolation, ...], tuple[Accumulator, ...]]
+#: Instance findings cost the score this much each, by severity (see `_score`).
+INSTANCE_PENALTY = {Severity.ERROR: 10, Severity.WARNING: 4, Severity.NOTE: 1}
 
 
 @dataclass(slots=True)
@@ -45,6 +52,8 @@ class _Scope:
     fact_rules: list[tuple[ConfiguredRule, RuleContext[Any]]]
     aggregates: list[tuple[ConfiguredRule, RuleContext[Any], Accumulator]]
     namespace: str | None
+    command_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
+    instance_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
 
 
 @dataclass
@@ -80,10 +89,31 @@ class Engine:
         self.patterns = PatternTable(pattern_cap)
         self.groups = Groups(examples)
         self.keys = 0
+        self.flagged = 0
+        self.server: ServerFact | None = None
+        self.keyspace = KeyspaceCollector()
+        self._probed = False  # some fact carried probed fields: report keyspace statistics
+        self._sample_rate: float | None = None
         self._origin = Location("keys")
         self._started = time.perf_counter()
 
     # -- input -----------------------------------------------------------------------------------------
+
+    def set_server(self, server: ServerFact) -> None:
+        """Make the instance visible to rules (`ctx.server`); call before feeding its keys."""
+        self.server = server
+        self._scopes.clear()
+        self._memo.clear()
+        self._fast.clear()
+
+    def set_sampling(self, rate: float, population: int) -> None:
+        """Keys are a Bernoulli sample of rate `rate` of `population` keys: report estimates with CIs."""
+        self._sample_rate = rate
+        self.keyspace.set_sampling(rate, population)
+
+    def skip(self) -> None:
+        """Count a key that vanished or changed type between listing and probing."""
+        self.keyspace.skipped += 1
 
     def begin_input(self, origin: Location) -> None:
         """Set where the following keys come from (file, server, dump); examples carry it."""
@@ -114,6 +144,8 @@ class Engine:
         self.keys += 1
         recorded = self.patterns.add(pattern)
         if violations:
+            if any(v.severity >= Severity.WARNING for v in violations):
+                self.flagged += 1
             add = self.groups.add
             for violation in violations:
                 add(violation, recorded, name, self._origin, line)
@@ -144,14 +176,29 @@ class Engine:
         self.keys += 1
         recorded = self.patterns.add(pattern)
         example_name = fact.name if isinstance(fact.name, bytes) else template.pattern
+        flagged = False
         for violation in violations:
+            flagged = flagged or violation.severity >= Severity.WARNING
             self.groups.add(violation, recorded, example_name, fact.origin, None)
-        for configured, ctx in self._scope(scope).fact_rules:
+        rules = self._scope(scope)
+        for configured, ctx in rules.fact_rules:
             checked = cast(FactRule[Any], configured.rule).check(fact, template, ctx)  # `_scope` sorted them by kind
             for resolved in self._resolve(configured, ctx, checked):
+                flagged = flagged or resolved.severity >= Severity.WARNING
                 self.groups.add(resolved, recorded, example_name, fact.origin, None)
+        self.flagged += flagged
         for accumulator in accumulators:
             accumulator.add(fact, recorded)
+        if fact.type is not None and isinstance(fact.name, bytes):
+            self._probed = True
+            self.keyspace.add(fact, rules.namespace)
+
+    def feed_command(self, fact: CommandFact) -> None:
+        """Check one command (from commandstats, the slow log, code or the runtime guard)."""
+        for configured, ctx in self._scope(None).command_rules:
+            checked = cast(CommandRule[Any], configured.rule).check(fact, ctx)
+            for resolved in self._resolve(configured, ctx, checked):
+                self.groups.add_subject(resolved, fact.name, fact.origin, _command_line(fact), fact.calls)
 
     # -- evaluation ------------------------------------------------------------------------------------
 
@@ -175,8 +222,14 @@ class Engine:
         for configured in self.rules:
             if configured.id in skip:
                 continue
-            ctx: RuleContext[Any] = RuleContext(configured.options, configured.severity, namespace, self.namespaces)
-            if isinstance(configured.rule, NameRule):
+            ctx: RuleContext[Any] = RuleContext(
+                configured.options, configured.severity, namespace, self.namespaces, self.server
+            )
+            if isinstance(configured.rule, CommandRule):
+                built.command_rules.append((configured, ctx))
+            elif isinstance(configured.rule, InstanceRule):
+                built.instance_rules.append((configured, ctx))
+            elif isinstance(configured.rule, NameRule):
                 built.name_rules.append((configured, ctx))
             elif isinstance(configured.rule, FactRule):
                 built.fact_rules.append((configured, ctx))
@@ -229,12 +282,24 @@ class Engine:
             accumulator = self._accumulators.get(configured.id)
             if accumulator is None:
                 continue
-            ctx = RuleContext(configured.options, configured.severity, None, self.namespaces)
+            ctx = RuleContext(configured.options, configured.severity, None, self.namespaces, self.server)
             for result in accumulator.finish():
                 for resolved in self._resolve(configured, ctx, (result.violation,)):
                     target = self.patterns.canonical(result.pattern)
                     self.groups.add_counted(resolved, target, result.count, result.examples)
+        keyspace = self.keyspace.finish() if self._probed else None
+        if self.server is not None:
+            server = self.server
+            for configured, ctx in self._scope(None).instance_rules:
+                checked = cast(InstanceRule[Any], configured.rule).check(server, keyspace, ctx)
+                for resolved in self._resolve(configured, ctx, checked):
+                    self.groups.add_subject(resolved, configured.rule.meta.slug, server.origin, None, 1)
         findings = self.groups.findings(source)
+        if self._sample_rate is not None:
+            rate = self._sample_rate
+            findings = [
+                replace(f, estimate=count_estimate(f.count, rate)) if f.pattern is not None else f for f in findings
+            ]
         stats = Stats(
             keys=self.keys,
             patterns=len(self.patterns.counts),
@@ -242,5 +307,28 @@ class Engine:
             overflow_keys=self.patterns.overflow_keys,
             elapsed_seconds=round(time.perf_counter() - self._started, 3),
             top_patterns=tuple(PatternStat(p, c) for p, c in self.patterns.top(10)),
+            keys_flagged=self.flagged,
+            score=_score(self.keys, self.flagged, findings),
+            keyspace=keyspace,
         )
         return EngineResult(findings, stats, self.plan, frozenset(r.id for r in self.rules))
+
+
+def _command_line(fact: CommandFact) -> bytes | None:
+    """`KEYS *` for an example, when the arguments are known."""
+    if fact.args is None:
+        return None
+    return b" ".join((fact.name.replace("|", " ").upper().encode(), *fact.args))
+
+
+def _score(keys: int, flagged: int, findings: Sequence[Finding]) -> int:
+    """0–100: the share of keys without a warning or error, less a fixed penalty per server-level finding.
+
+    Key findings weigh by how many keys they cover, so one bad pattern among millions of clean keys barely
+    moves the score; a server finding (no maxmemory, KEYS callable) costs the same on any keyspace size.
+    """
+    score = 100.0 * (1 - flagged / keys) if keys else 100.0
+    for finding in findings:
+        if finding.pattern is None:
+            score -= INSTANCE_PENALTY[finding.severity]
+    return max(0, min(100, round(score)))

@@ -46,3 +46,5 @@ class Finding:
     examples: tuple[Example, ...] = ()
     namespace: str | None = None
     worst: float | None = None
+    subject: str | None = None  # what a non-key finding is about: a command (`keys`), a setting (`maxmemory`)
+    estimate: tuple[float, float, float] | None = None  # sampled scans: (estimated count, 95% low, 95% high)

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from rediscipline.model.finding import Finding
+from rediscipline.model.keyspace import KeyspaceStats
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 
@@ -48,6 +49,22 @@ class PatternStat:
 
 
 @dataclass(frozen=True, slots=True)
+class ServerSummary:
+    """The instance a live scan looked at, for the report header."""
+
+    address: str
+    flavor: str
+    version: str
+    role: str | None = None
+    used_memory: int | None = None
+    maxmemory: int | None = None
+    maxmemory_policy: str | None = None
+    dbs: tuple[tuple[int, int], ...] = ()  # (db, keys) from INFO keyspace
+    unavailable: tuple[tuple[str, str], ...] = ()  # (check, reason): what the server refused
+    resume_cursor: str | None = None  # set when the scan stopped early: pass to --resume
+
+
+@dataclass(frozen=True, slots=True)
 class Stats:
     keys: int = 0
     patterns: int = 0
@@ -55,6 +72,10 @@ class Stats:
     overflow_keys: int = 0  # keys whose pattern could not be tracked because the cap was hit
     elapsed_seconds: float = 0.0
     top_patterns: tuple[PatternStat, ...] = ()
+    keys_flagged: int = 0  # keys with at least one finding of severity warning or above
+    score: int | None = None  # 0–100, see `engine.score`
+    keyspace: KeyspaceStats | None = None  # sources that probe values (live, rdb)
+    server: ServerSummary | None = None
 
 
 @dataclass(frozen=True, slots=True)

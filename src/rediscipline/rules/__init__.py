@@ -5,10 +5,22 @@ from __future__ import annotations
 from typing import Any
 
 from rediscipline.rules.base import Rule
+from rediscipline.rules.command import ALL as COMMAND_RULES
+from rediscipline.rules.config import ALL as CONFIG_RULES
 from rediscipline.rules.key import ALL as KEY_RULES
+from rediscipline.rules.security import ALL as SECURITY_RULES
+from rediscipline.rules.ttl import ALL as TTL_RULES
+from rediscipline.rules.value import ALL as VALUE_RULES
 from rediscipline.rules.registry import Registry
 
-ALL_RULES: tuple[type[Rule[Any]], ...] = (*KEY_RULES,)
+ALL_RULES: tuple[type[Rule[Any]], ...] = (
+    *KEY_RULES,
+    *VALUE_RULES,
+    *TTL_RULES,
+    *COMMAND_RULES,
+    *CONFIG_RULES,
+    *SECURITY_RULES,
+)
 
 
 def default_registry() -> Registry:

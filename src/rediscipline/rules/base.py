@@ -5,6 +5,11 @@
 * `FactRule` judges one fact with all its probed fields (sizes, TTLs; later families).
 * `AggregateRule` folds many facts into a bounded accumulator and reports at the end (slot skew,
   expiry cliffs).
+* `CommandRule` judges one command: seen in code, by the runtime guard, or on a server (commandstats, slow log).
+* `InstanceRule` judges a whole server once, at the end, from its `ServerFact` and the keyspace statistics.
+
+Key rules that compare a key with the server's own settings (its listpack limits, `lazyfree-lazy-expire`)
+read `ctx.server`, which is None when the source has no server (a key list, a dump without config).
 
 Rules never do I/O, never print, never know output formats. They return `Violation`s; only the engine
 creates `Finding`s.
@@ -18,11 +23,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
-from rediscipline.model.facts import KeyFact
+from rediscipline.model.facts import CommandFact, KeyFact
 from rediscipline.model.finding import Example, Violation
 from rediscipline.model.keyname import KeyTemplate
+from rediscipline.model.keyspace import KeyspaceStats
 from rediscipline.model.namespace import NamespacePolicy
 from rediscipline.model.report import RuleMeta
+from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.options import RuleOptions
@@ -51,12 +58,13 @@ OptionsT = TypeVar("OptionsT", bound=RuleOptions)
 
 @dataclass(frozen=True, slots=True)
 class RuleContext(Generic[OptionsT]):
-    """What a rule may know besides the fact: its options and the key's namespace policy."""
+    """What a rule may know besides the fact: its options, the key's namespace policy, the server."""
 
     options: OptionsT
     severity: Severity
     namespace: NamespacePolicy | None = None
     namespaces: tuple[NamespacePolicy, ...] = ()  # every declared namespace (for the undeclared-namespace rule)
+    server: ServerFact | None = None  # the instance the facts come from, when the source has one
 
 
 class Rule(Generic[OptionsT]):
@@ -66,6 +74,8 @@ class Rule(Generic[OptionsT]):
     Options: ClassVar[type[RuleOptions]] = RuleOptions
     #: KeyFact fields this rule needs a source to probe (drives the ProbePlan).
     needs: ClassVar[frozenset[str]] = frozenset()
+    #: True when the rule reads `ctx.server` (the source then reads INFO/CONFIG/ACL first).
+    uses_server: ClassVar[bool] = False
 
     @classmethod
     def doc(cls) -> str:
@@ -113,6 +123,28 @@ class AggregateRule(Rule[OptionsT]):
         return True
 
     def accumulator(self, ctx: RuleContext[OptionsT]) -> Accumulator:
+        raise NotImplementedError
+
+
+class CommandRule(Rule[OptionsT]):
+    """A rule on one command (name and, when known, arguments)."""
+
+    def check(self, fact: CommandFact, ctx: RuleContext[OptionsT]) -> Iterable[Violation]:
+        raise NotImplementedError
+
+
+class InstanceRule(Rule[OptionsT]):
+    """A rule on a whole server, run once at the end with the keyspace statistics of the scan.
+
+    `keyspace` is None when no key was probed (the scan was stopped, or a config-only source). Violations
+    become findings about the server; set `Violation.value` to the measured quantity.
+    """
+
+    uses_server = True
+
+    def check(
+        self, server: ServerFact, keyspace: KeyspaceStats | None, ctx: RuleContext[OptionsT]
+    ) -> Iterable[Violation]:
         raise NotImplementedError
 
 

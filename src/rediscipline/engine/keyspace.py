@@ -1,0 +1,182 @@
+"""Fold probed key facts into bounded keyspace statistics (the report's summary and charts).
+
+Everything here is O(1) per key and bounded in memory: per-type and per-bucket counters, a namespace table
+capped at NAMESPACE_CAP entries (the rest goes to `<other>`), and two top-K heaps.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass
+
+from rediscipline.model.facts import KeyFact
+from rediscipline.model.keyspace import (
+    NO_EXPIRY,
+    TTL_BUCKETS,
+    Bucket,
+    Estimate,
+    KeyspaceStats,
+    Sampling,
+    TopKey,
+    TypeStat,
+)
+
+NAMESPACE_CAP = 2_000
+OTHER = "<other>"
+NO_NAMESPACE = "<no namespace>"
+TOP_KEYS = 20
+Z95 = 1.959964
+
+
+@dataclass(slots=True)
+class _Counter:
+    keys: int = 0
+    memory: int = 0
+    elements: int = 0
+    with_ttl: int = 0
+
+
+def namespace_of(name: bytes) -> str:
+    """The first `:` level of a key, as `user:*`; keys without `:` are `<no namespace>`."""
+    head, sep, _rest = name.partition(b":")
+    if not sep:
+        return NO_NAMESPACE
+    return head.decode("utf-8", "backslashreplace") + ":*"
+
+
+class KeyspaceCollector:
+    def __init__(self, top: int = TOP_KEYS) -> None:
+        self.top = top
+        self.keys = 0
+        self.memory = 0
+        self.with_ttl = 0
+        self.memory_with_ttl = 0
+        self.skipped = 0
+        self._types: dict[str, _Counter] = {}
+        self._dbs: dict[int, _Counter] = {}
+        self._ttl: dict[str, _Counter] = {}
+        self._namespaces: dict[str, _Counter] = {}
+        self._encodings: dict[str, _Counter] = {}
+        self._by_memory: list[tuple[int, int, TopKey]] = []
+        self._by_length: list[tuple[int, int, TopKey]] = []
+        self._sum_memory_sq = 0.0
+        self._persistent_keys = 0
+        self._persistent_memory = 0
+        self._persistent_memory_sq = 0.0
+        self._sample: tuple[float, int] | None = None
+
+    def set_sampling(self, rate: float, population: int) -> None:
+        self._sample = (rate, population)
+
+    def add(self, fact: KeyFact, namespace: str | None = None) -> None:
+        assert isinstance(fact.name, bytes)
+        memory = fact.memory or 0
+        length = fact.length or 0
+        has_ttl = fact.ttl_ms is not None and fact.ttl_ms >= 0
+        self.keys += 1
+        self.memory += memory
+        self._sum_memory_sq += memory * memory
+        if has_ttl:
+            self.with_ttl += 1
+            self.memory_with_ttl += memory
+        elif fact.ttl_ms is not None:
+            self._persistent_keys += 1
+            self._persistent_memory += memory
+            self._persistent_memory_sq += memory * memory
+        for table, label in (
+            (self._types, fact.type or "?"),
+            (self._ttl, _ttl_bucket(fact.ttl_ms)),
+            (self._namespaces, namespace or namespace_of(fact.name)),
+            (self._encodings, fact.encoding or "?"),
+        ):
+            counter = table.get(label)
+            if counter is None:
+                if table is self._namespaces and len(table) >= NAMESPACE_CAP:
+                    label = OTHER
+                    counter = table.setdefault(label, _Counter())
+                else:
+                    counter = table[label] = _Counter()
+            counter.keys += 1
+            counter.memory += memory
+            counter.elements += length
+            counter.with_ttl += has_ttl
+        db = self._dbs.get(fact.db or 0)
+        if db is None:
+            db = self._dbs[fact.db or 0] = _Counter()
+        db.keys += 1
+        db.memory += memory
+        if memory:
+            self._push(self._by_memory, memory, fact)
+        if length and fact.type != "string":
+            self._push(self._by_length, length, fact)
+
+    def _push(self, heap: list[tuple[int, int, TopKey]], weight: int, fact: KeyFact) -> None:
+        if len(heap) >= self.top and weight <= heap[0][0]:
+            return
+        assert isinstance(fact.name, bytes)
+        entry = (weight, self.keys, TopKey(fact.name, fact.db, fact.type, fact.memory, fact.length, fact.ttl_ms, fact.encoding))
+        if len(heap) < self.top:
+            heapq.heappush(heap, entry)
+        else:
+            heapq.heapreplace(heap, entry)
+
+    def finish(self) -> KeyspaceStats:
+        def buckets(table: dict[str, _Counter], order: list[str] | None = None) -> tuple[Bucket, ...]:
+            labels = order if order is not None else sorted(table, key=lambda k: (k == OTHER, -table[k].memory, -table[k].keys, k))
+            return tuple(Bucket(label, table[label].keys, table[label].memory) for label in labels if label in table)
+
+        ttl_order = [NO_EXPIRY, *(label for label, _ in TTL_BUCKETS)]
+        return KeyspaceStats(
+            keys=self.keys,
+            memory=self.memory,
+            with_ttl=self.with_ttl,
+            memory_with_ttl=self.memory_with_ttl,
+            by_type=tuple(
+                TypeStat(name, c.keys, c.memory, c.elements, c.with_ttl)
+                for name, c in sorted(self._types.items(), key=lambda item: (-item[1].memory, -item[1].keys, item[0]))
+            ),
+            by_db=tuple(Bucket(str(db), c.keys, c.memory) for db, c in sorted(self._dbs.items())),
+            ttl_histogram=buckets(self._ttl, ttl_order),
+            namespaces=buckets(self._namespaces),
+            encodings=buckets(self._encodings),
+            top_by_memory=tuple(entry[2] for entry in sorted(self._by_memory, key=lambda e: (-e[0], e[1]))),
+            top_by_length=tuple(entry[2] for entry in sorted(self._by_length, key=lambda e: (-e[0], e[1]))),
+            skipped=self.skipped,
+            sampling=self._sampling(),
+        )
+
+    def _sampling(self) -> Sampling | None:
+        """Horvitz–Thompson estimates for Bernoulli sampling with known rate p: total = Σx/p, var = (1-p)/p² Σx²."""
+        if self._sample is None:
+            return None
+        rate, population = self._sample
+        estimates = (
+            _estimate("memory", self.memory, self._sum_memory_sq, rate),
+            _estimate("keys without ttl", self._persistent_keys, self._persistent_keys, rate),
+            _estimate("memory without ttl", self._persistent_memory, self._persistent_memory_sq, rate),
+        )
+        return Sampling(rate, population, self.keys, estimates)
+
+
+def _estimate(name: str, total: float, sum_sq: float, rate: float) -> Estimate:
+    value = total / rate
+    half = Z95 * math.sqrt(max(sum_sq * (1 - rate), 0.0)) / rate
+    return Estimate(name, value, max(value - half, 0.0), value + half)
+
+
+def count_estimate(count: int, rate: float) -> tuple[float, float, float]:
+    """Estimated number of keys in the population given `count` hits in a Bernoulli sample of rate p."""
+    value = count / rate
+    half = Z95 * math.sqrt(count * (1 - rate)) / rate
+    return (value, max(value - half, float(count)), value + half)
+
+
+def _ttl_bucket(ttl_ms: int | None) -> str:
+    if ttl_ms is None or ttl_ms < 0:
+        return NO_EXPIRY if ttl_ms == -1 else "?"
+    seconds = ttl_ms / 1000
+    for label, upper in TTL_BUCKETS:
+        if seconds < upper:
+            return label
+    return TTL_BUCKETS[-1][0]

@@ -1,0 +1,96 @@
+"""Keyspace statistics of one run: memory by type, TTL coverage, histograms, namespaces, top keys.
+
+Computed by the engine from the key facts it sees (bounded: top-K heaps, capped namespace table), used by
+instance rules (eviction policy versus TTL coverage) and by renderers (the summary and the charts).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: TTL histogram buckets: (label, upper bound in seconds, exclusive); persistent keys are `no expiry`.
+TTL_BUCKETS: tuple[tuple[str, float], ...] = (
+    ("< 1 min", 60),
+    ("1 min – 1 h", 3600),
+    ("1 h – 24 h", 86400),
+    ("1 d – 7 d", 7 * 86400),
+    ("7 d – 30 d", 30 * 86400),
+    ("> 30 d", float("inf")),
+)
+NO_EXPIRY = "no expiry"
+
+
+@dataclass(frozen=True, slots=True)
+class TypeStat:
+    type: str
+    keys: int
+    memory: int  # bytes (sum of MEMORY USAGE; 0 when not probed)
+    elements: int  # sum of lengths (bytes for strings)
+    with_ttl: int
+
+
+@dataclass(frozen=True, slots=True)
+class Bucket:
+    """One bar of a histogram or one namespace: a label, how many keys, how many bytes."""
+
+    label: str
+    keys: int
+    memory: int
+
+
+@dataclass(frozen=True, slots=True)
+class TopKey:
+    name: bytes
+    db: int | None
+    type: str | None
+    memory: int | None
+    length: int | None
+    ttl_ms: int | None
+    encoding: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """A quantity estimated from a uniform random sample, with its 95% confidence interval."""
+
+    name: str
+    value: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True, slots=True)
+class Sampling:
+    """How a sampled scan drew its keys: each key was kept independently with probability `rate`."""
+
+    rate: float
+    population: int  # keys in the scanned databases when the scan started
+    sampled: int
+    estimates: tuple[Estimate, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class KeyspaceStats:
+    keys: int = 0
+    memory: int = 0
+    with_ttl: int = 0
+    memory_with_ttl: int = 0
+    by_type: tuple[TypeStat, ...] = ()
+    by_db: tuple[Bucket, ...] = ()
+    ttl_histogram: tuple[Bucket, ...] = ()
+    namespaces: tuple[Bucket, ...] = ()  # by memory, then keys; capped, with `<other>` last
+    encodings: tuple[Bucket, ...] = ()
+    top_by_memory: tuple[TopKey, ...] = ()
+    top_by_length: tuple[TopKey, ...] = ()
+    skipped: int = 0  # keys that vanished or changed type between SCAN and probe
+    sampling: Sampling | None = None
+
+    @property
+    def ttl_coverage(self) -> float | None:
+        """Share of keys with a TTL (None without keys)."""
+        return self.with_ttl / self.keys if self.keys else None
+
+    @property
+    def memory_ttl_coverage(self) -> float | None:
+        """Share of memory held by keys with a TTL (None when memory was not measured)."""
+        return self.memory_with_ttl / self.memory if self.memory else None

@@ -89,9 +89,9 @@ class Groups:
             group = self._subjects[key] = Group(violation)
             self._subject_origin[key] = origin
         group.count += count
-        if example is not None and len(group.examples) < self.examples:
-            if all(e.name != example for e in group.examples):
-                group.examples.append(Example(example, origin))
+        fresh = example is not None and all(e.name != example for e in group.examples)
+        if fresh and example is not None and len(group.examples) < self.examples:
+            group.examples.append(Example(example, origin))
         value = violation.value
         if value is not None and (group.worst is None or value > group.worst):
             group.worst = value

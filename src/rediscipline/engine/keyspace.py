@@ -84,19 +84,16 @@ class KeyspaceCollector:
             self._persistent_keys += 1
             self._persistent_memory += memory
             self._persistent_memory_sq += memory * memory
-        for table, label in (
+        for table, given in (
             (self._types, fact.type or "?"),
             (self._ttl, _ttl_bucket(fact.ttl_ms)),
             (self._namespaces, namespace or namespace_of(fact.name)),
             (self._encodings, fact.encoding or "?"),
         ):
-            counter = table.get(label)
+            counter = table.get(given)
             if counter is None:
-                if table is self._namespaces and len(table) >= NAMESPACE_CAP:
-                    label = OTHER
-                    counter = table.setdefault(label, _Counter())
-                else:
-                    counter = table[label] = _Counter()
+                capped = table is self._namespaces and len(table) >= NAMESPACE_CAP
+                counter = table.setdefault(OTHER if capped else given, _Counter())
             counter.keys += 1
             counter.memory += memory
             counter.elements += length
@@ -115,7 +112,8 @@ class KeyspaceCollector:
         if len(heap) >= self.top and weight <= heap[0][0]:
             return
         assert isinstance(fact.name, bytes)
-        entry = (weight, self.keys, TopKey(fact.name, fact.db, fact.type, fact.memory, fact.length, fact.ttl_ms, fact.encoding))
+        top = TopKey(fact.name, fact.db, fact.type, fact.memory, fact.length, fact.ttl_ms, fact.encoding)
+        entry = (weight, self.keys, top)
         if len(heap) < self.top:
             heapq.heappush(heap, entry)
         else:
@@ -123,7 +121,9 @@ class KeyspaceCollector:
 
     def finish(self) -> KeyspaceStats:
         def buckets(table: dict[str, _Counter], order: list[str] | None = None) -> tuple[Bucket, ...]:
-            labels = order if order is not None else sorted(table, key=lambda k: (k == OTHER, -table[k].memory, -table[k].keys, k))
+            if order is None:
+                order = sorted(table, key=lambda k: (k == OTHER, -table[k].memory, -table[k].keys, k))
+            labels = order
             return tuple(Bucket(label, table[label].keys, table[label].memory) for label in labels if label in table)
 
         ttl_order = [NO_EXPIRY, *(label for label, _ in TTL_BUCKETS)]

@@ -12,7 +12,8 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.location import Location
 
 #: Fields of KeyFact a rule may declare it needs; a source fills only the requested ones.
-#: `ttl` fills both `ttl_ms` and `expire_at_ms`; `element` (largest element) and `head` are bounded looks inside a value.
+#: `ttl` fills both `ttl_ms` and `expire_at_ms`; `element` (the largest element) and `head` are bounded looks
+#: inside a value.
 KEY_FIELDS = ("type", "ttl", "memory", "length", "encoding", "idle", "freq", "element", "head")
 
 #: How many leading bytes of a string value a source reads for `head` (never the whole value).

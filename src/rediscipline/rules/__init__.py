@@ -8,10 +8,10 @@ from rediscipline.rules.base import Rule
 from rediscipline.rules.command import ALL as COMMAND_RULES
 from rediscipline.rules.config import ALL as CONFIG_RULES
 from rediscipline.rules.key import ALL as KEY_RULES
+from rediscipline.rules.registry import Registry
 from rediscipline.rules.security import ALL as SECURITY_RULES
 from rediscipline.rules.ttl import ALL as TTL_RULES
 from rediscipline.rules.value import ALL as VALUE_RULES
-from rediscipline.rules.registry import Registry
 
 ALL_RULES: tuple[type[Rule[Any]], ...] = (
     *KEY_RULES,

@@ -17,10 +17,13 @@ from typing import Any, TextIO, TypeVar
 import click
 from rich.console import Console
 
+from rediscipline.model.report import Report
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import LANGUAGES
+from rediscipline.render import RENDERERS
 from rediscipline.rules.registry import UnknownRuleError
 from rediscipline.settings.errors import ConfigError
+from rediscipline.settings.layering import Settings
 from rediscipline.settings.loader import Overrides
 from rediscipline.sources.errors import SourceError
 
@@ -124,3 +127,14 @@ def plain_console() -> Console:
 def fail(message: str) -> None:
     click.echo(f"rediscipline: error: {message}", err=True)
     sys.exit(EXIT_ERROR)
+
+
+def write_report(
+    report: Report, settings: Settings, *, output_format: str, output: Path | None, color: str, exit_zero: bool
+) -> None:
+    """Render the report and exit: 1 when a finding reaches `fail-on` (unless --exit-zero), else 0."""
+    with open_output(output) as stream:
+        RENDERERS[output_format](report, stream, settings.lang, output is None and use_color(color, sys.stdout))
+    worst = report.max_severity()
+    failed = worst is not None and worst >= settings.fail_on
+    sys.exit(EXIT_FINDINGS if failed and not exit_zero else EXIT_CLEAN)

@@ -2,22 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
 from rediscipline.api import KeyInput, check_keys, settings_for
-from rediscipline.cli.common import (
-    EXIT_CLEAN,
-    EXIT_FINDINGS,
-    open_output,
-    output_options,
-    overrides_from,
-    settings_options,
-    use_color,
-)
+from rediscipline.cli.common import output_options, overrides_from, settings_options, write_report
 from rediscipline.render import RENDERERS
 from rediscipline.sources.keylist import FORMATS
 
@@ -56,8 +47,4 @@ def keys_command(
         if item.path != "-" and Path(item.path).is_dir():
             raise click.BadParameter(f"{item.path} is a directory", param_hint="FILE")
     report = check_keys(inputs, settings)
-    with open_output(output) as stream:
-        RENDERERS[output_format](report, stream, settings.lang, output is None and use_color(color, sys.stdout))
-    worst = report.max_severity()
-    failed = worst is not None and worst >= settings.fail_on
-    sys.exit(EXIT_FINDINGS if failed and not exit_zero else EXIT_CLEAN)
+    write_report(report, settings, output_format=output_format, output=output, color=color, exit_zero=exit_zero)

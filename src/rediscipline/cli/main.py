@@ -12,6 +12,7 @@ from rediscipline.cli.common import EXIT_ERROR, USER_ERRORS, fail
 from rediscipline.cli.config import config_command
 from rediscipline.cli.keys import keys_command
 from rediscipline.cli.rules import rule_command, rules_command
+from rediscipline.cli.scan import scan_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
@@ -19,11 +20,12 @@ from rediscipline.cli.rules import rule_command, rules_command
 def cli() -> None:
     """Turn your team's Redis conventions into executable rules.
 
-    Checks key names, and (in coming releases) live instances, RDB dumps, application code and server
-    config, citing the written convention each finding breaks.
+    Checks live instances and key names (RDB dumps, application code and server config in coming
+    releases), citing the written convention each finding breaks.
     """
 
 
+cli.add_command(scan_command)
 cli.add_command(keys_command)
 cli.add_command(rules_command)
 cli.add_command(rule_command)

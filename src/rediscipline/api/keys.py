@@ -1,10 +1,4 @@
-"""Library entry points: each returns a finished `Report` that any renderer can write.
-
-Example::
-
-    from rediscipline.api import check_key_names
-    report = check_key_names([b"user:profile:id:1", b"User Name"])
-"""
+"""Lint key lists: files, standard input, or names in memory."""
 
 from __future__ import annotations
 
@@ -15,15 +9,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from rediscipline import __version__
-from rediscipline.engine.runner import Engine, EngineResult
+from rediscipline.api.common import build_report, new_engine, settings_for
 from rediscipline.model.location import SOURCE_KEYS, Location
-from rediscipline.model.report import Report, RunInfo
-from rediscipline.model.text import Text
+from rediscipline.model.report import Report
 from rediscipline.rules import default_registry
 from rediscipline.rules.registry import Registry
 from rediscipline.settings.layering import Settings
-from rediscipline.settings.loader import Overrides, load_settings
+from rediscipline.settings.loader import Overrides
 from rediscipline.sources.errors import SourceError
 from rediscipline.sources.keylist import read_keys
 
@@ -38,43 +30,6 @@ class KeyInput:
     input_format: str = "raw"
 
 
-def settings_for(overrides: Overrides | None = None, registry: Registry | None = None) -> Settings:
-    return load_settings(registry or default_registry(), overrides or Overrides())
-
-
-def _engine(settings: Settings) -> Engine:
-    return Engine(settings.rules, settings.namespaces, settings.key_ignores, pattern_cap=settings.pattern_cap)
-
-
-def _report(
-    result: EngineResult, settings: Settings, registry: Registry, command: str, inputs: tuple[str, ...]
-) -> Report:
-    fired = {f.rule_id for f in result.findings}
-    metas = {cls.meta.id: cls.meta for cls in registry if cls.meta.id in fired}
-    notes: list[Text] = []
-    if result.stats.keys == 0:
-        notes.append(Text("no keys were read from the input", "输入中没有读到任何 Key"))
-    if result.stats.overflow_keys:
-        notes.append(
-            Text(
-                f"pattern cap of {result.stats.pattern_cap} reached: {result.stats.overflow_keys} keys were counted "
-                "under <other patterns> (raise `pattern-cap` to track more)",
-                f"已达到 {result.stats.pattern_cap} 个模式的上限：{result.stats.overflow_keys} 个 Key 归入 "
-                "<other patterns>（可调大 `pattern-cap`）",
-            )
-        )
-    run = RunInfo(
-        tool_version=__version__,
-        command=command,
-        inputs=inputs,
-        preset=settings.preset,
-        overlays=settings.overlays,
-        config_file=settings.config_file,
-        rules_enabled=len(settings.rules),
-    )
-    return Report(tuple(result.findings), metas, run, result.stats, tuple(notes))
-
-
 def check_keys(
     inputs: Sequence[KeyInput],
     settings: Settings | None = None,
@@ -85,7 +40,7 @@ def check_keys(
     """Lint key lists (files or standard input) against the naming rules and return the report."""
     registry = registry or default_registry()
     settings = settings or settings_for(registry=registry)
-    engine = _engine(settings)
+    engine = new_engine(settings)
     feed = engine.feed_name
     with ExitStack() as stack:
         for item in inputs:
@@ -105,15 +60,15 @@ def check_keys(
             except OSError as error:
                 raise SourceError(f"cannot read {shown}: {error.strerror or error}") from None
     result = engine.finish(SOURCE_KEYS)
-    return _report(result, settings, registry, "keys", tuple(i.path for i in inputs))
+    return build_report(result, settings, registry, "keys", tuple(i.path for i in inputs))
 
 
 def check_key_names(names: Iterable[bytes | str], settings: Settings | None = None) -> Report:
     """Lint key names given in memory (bytes, or str encoded as UTF-8)."""
     registry = default_registry()
     settings = settings or settings_for(Overrides(isolated=True), registry)
-    engine = _engine(settings)
+    engine = new_engine(settings)
     engine.begin_input(Location(SOURCE_KEYS, "<memory>"))
     for index, name in enumerate(names, 1):
         engine.feed_name(name.encode("utf-8") if isinstance(name, str) else name, index)
-    return _report(engine.finish(SOURCE_KEYS), settings, registry, "keys", ("<memory>",))
+    return build_report(engine.finish(SOURCE_KEYS), settings, registry, "keys", ("<memory>",))

@@ -1,0 +1,103 @@
+"""`rediscipline scan URL`: audit a live Redis/Valkey instance as a read-only guest."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from rediscipline.api import LiveScanOptions, scan_live, settings_for
+from rediscipline.cli.common import output_options, overrides_from, settings_options, write_report
+from rediscipline.cli.progress import scan_progress
+from rediscipline.render import RENDERERS
+
+TYPES = ("string", "list", "hash", "set", "zset", "stream")
+
+
+@click.command("scan")
+@click.argument("url", required=False, metavar="URL")
+@click.option("--user", metavar="NAME", help="ACL user name (overrides the URL's).")
+@click.option("--password-env", metavar="VAR", help="Read the password from environment variable VAR (never printed).")
+@click.option("--db", type=click.IntRange(min=0), help="Scan only this logical database (default: all with keys).")
+@click.option("--match", metavar="GLOB", help="Only keys matching this Redis glob (SCAN MATCH).")
+@click.option("--type", "key_type", type=click.Choice(TYPES), help="Only keys of this type (SCAN TYPE).")
+@click.option(
+    "--sample",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Probe about N keys drawn uniformly at random; counts become estimates with 95% confidence intervals.",
+)
+@click.option("--seed", type=int, help="Random seed for --sample (repeatable samples).")
+@click.option("--max-ops", type=click.IntRange(min=100), metavar="N", help="Send at most N commands per second.")
+@click.option(
+    "--batch",
+    type=click.IntRange(min=10, max=1000),
+    default=100,
+    show_default=True,
+    help="Keys per round trip at most (it shrinks by itself when the server is slow to answer).",
+)
+@click.option("--resume", metavar="DB:CURSOR", help="Continue an interrupted scan from the cursor it printed.")
+@click.option(
+    "--memory-samples",
+    type=click.IntRange(min=1, max=64),
+    default=5,
+    show_default=True,
+    help="MEMORY USAGE … SAMPLES n (never 0: that walks every element).",
+)
+@click.option("--timeout", type=click.FloatRange(min=0.5), default=10.0, show_default=True, help="Seconds per reply.")
+@click.option("--progress/--no-progress", "show_progress", default=None, help="Progress bar (default: on a terminal).")
+@settings_options
+@output_options(tuple(RENDERERS))
+@click.option("--exit-zero", is_flag=True, help="Exit with 0 even when there are findings.")
+def scan_command(
+    *,
+    url: str | None,
+    user: str | None,
+    password_env: str | None,
+    db: int | None,
+    match: str | None,
+    key_type: str | None,
+    sample: int | None,
+    seed: int | None,
+    max_ops: int | None,
+    batch: int,
+    resume: str | None,
+    memory_samples: int,
+    timeout: float,
+    show_progress: bool | None,
+    output_format: str,
+    output: Path | None,
+    color: str,
+    exit_zero: bool,
+    **params: Any,
+) -> None:
+    """Audit a running Redis or Valkey server against every rule live data can show.
+
+    Read-only and gentle: SCAN plus bounded per-key probes, never KEYS, EVAL, DEBUG or whole-collection
+    reads. Works with a user that may only read, scan, INFO and CONFIG GET. URL defaults to $REDIS_URL.
+
+    \b
+    rediscipline scan redis://replica.internal:6379
+    rediscipline scan rediss://app@cache.example.com:6380 --password-env REDIS_PASSWORD
+    rediscipline scan unix:///var/run/redis/redis.sock --sample 100000 --format json
+    """
+    settings = settings_for(overrides_from(params))
+    options = LiveScanOptions(
+        url=url,
+        user=user,
+        password_env=password_env,
+        db=db,
+        match=match,
+        type=key_type,
+        sample=sample,
+        seed=seed,
+        batch=batch,
+        max_ops=max_ops,
+        resume=resume,
+        memory_samples=memory_samples,
+        timeout=timeout,
+    )
+    with scan_progress("scanning", show_progress) as progress:
+        report = scan_live(options, settings, progress=progress)
+    write_report(report, settings, output_format=output_format, output=output, color=color, exit_zero=exit_zero)

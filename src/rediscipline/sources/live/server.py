@@ -1,0 +1,179 @@
+"""Read what an instance says about itself into a ServerFact: the O(1) statistics, before any key is touched.
+
+Every call is read-only and may be refused (ACL, managed services, renamed commands); a refusal is recorded
+in `ServerFact.unavailable` with the server's own words and the scan carries on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from rediscipline.model.facts import EVIDENCE_COMMANDSTATS, EVIDENCE_SLOWLOG, CommandFact
+from rediscipline.model.location import SOURCE_LIVE, Location
+from rediscipline.model.server import (
+    CHECK_ACCESS,
+    CHECK_ACL,
+    CHECK_COMMANDSTATS,
+    CHECK_CONFIG,
+    CHECK_SLOWLOG,
+    DANGEROUS_COMMANDS,
+    ServerFact,
+)
+from rediscipline.sources.live.wire import Wire, is_error
+
+SLOWLOG_ENTRIES = 128
+#: Arguments ACL DRYRUN is asked about, so that a key-pattern or subcommand permission is checked too.
+_DRYRUN_ARGS: dict[str, tuple[str, ...]] = {
+    "keys": ("*",),
+    "flushall": (),
+    "flushdb": (),
+    "monitor": (),
+    "debug": ("sleep", "0"),
+    "config": ("set", "maxmemory", "0"),
+}
+
+
+def parse_info(text: bytes) -> dict[str, str]:
+    """`INFO` text → flat `field: value` (section headers and blank lines dropped)."""
+    fields: dict[str, str] = {}
+    for raw in text.decode("utf-8", "replace").splitlines():
+        if not raw or raw.startswith("#"):
+            continue
+        name, sep, value = raw.partition(":")
+        if sep:
+            fields[name.strip()] = value.strip()
+    return fields
+
+
+def _pairs(value: str) -> dict[str, str]:
+    """`keys=10,expires=2,avg_ttl=0` → dict."""
+    out: dict[str, str] = {}
+    for item in value.split(","):
+        name, sep, text = item.partition("=")
+        if sep:
+            out[name] = text
+    return out
+
+
+def keyspace_of(info: dict[str, str]) -> tuple[dict[int, int], dict[int, int]]:
+    keys: dict[int, int] = {}
+    expires: dict[int, int] = {}
+    for name, value in info.items():
+        if name.startswith("db") and name[2:].isdigit() and "keys=" in value:
+            pairs = _pairs(value)
+            keys[int(name[2:])] = int(pairs.get("keys", "0"))
+            expires[int(name[2:])] = int(pairs.get("expires", "0"))
+    return keys, expires
+
+
+def commandstats_of(info: dict[str, str]) -> dict[str, int]:
+    return {
+        name[len("cmdstat_") :].lower(): int(_pairs(value).get("calls", "0"))
+        for name, value in info.items()
+        if name.startswith("cmdstat_")
+    }
+
+
+def read_server(wire: Wire, origin: Location, *, access: bool = True) -> ServerFact:
+    """INFO, CONFIG GET *, ACL WHOAMI/LIST and (when `access`) ACL DRYRUN of the dangerous commands."""
+    unavailable: dict[str, str] = {}
+    info_reply = wire.call("INFO", "all")
+    if is_error(info_reply):
+        info_reply = wire.call("INFO")  # very old servers, or `INFO all` refused by a proxy
+    info = parse_info(info_reply) if isinstance(info_reply, bytes) else {}
+    keyspace, expires = keyspace_of(info)
+    commandstats = commandstats_of(info)
+    if not commandstats:
+        unavailable[CHECK_COMMANDSTATS] = "no commandstats section in INFO"
+
+    config: dict[str, str] | None = None
+    reply = wire.call("CONFIG", "GET", "*")
+    if is_error(reply):
+        unavailable[CHECK_CONFIG] = str(reply)
+    else:
+        config = {_text(reply[i]): _text(reply[i + 1]) for i in range(0, len(reply) - 1, 2)}
+
+    user = wire.call("ACL", "WHOAMI")
+    user_name = None if is_error(user) else _text(user)
+    acl_users: tuple[str, ...] | None = None
+    reply = wire.call("ACL", "LIST")
+    if is_error(reply):
+        unavailable[CHECK_ACL] = str(reply)
+    else:
+        acl_users = tuple(_text(line) for line in reply)
+
+    callable_: dict[str, bool | None] = dict.fromkeys(DANGEROUS_COMMANDS)
+    if access and user_name is not None:
+        callable_ = _dry_run(wire, user_name, unavailable)
+    elif user_name is None:
+        unavailable[CHECK_ACCESS] = "ACL WHOAMI refused: the scanning user is unknown"
+    return ServerFact(
+        origin=origin,
+        info=info,
+        config=config,
+        keyspace=keyspace,
+        expires=expires,
+        commandstats=commandstats,
+        acl_users=acl_users,
+        user=user_name,
+        callable=callable_,
+        unavailable=unavailable,
+    )
+
+
+def _dry_run(wire: Wire, user: str, unavailable: dict[str, str]) -> dict[str, bool | None]:
+    """Ask `ACL DRYRUN` (Redis 7+) whether `user` may run each dangerous command; it never executes them."""
+    commands = [("ACL", "DRYRUN", user, name, *_DRYRUN_ARGS[name]) for name in DANGEROUS_COMMANDS]
+    wire.send(commands)
+    result: dict[str, bool | None] = {}
+    for name, reply in zip(DANGEROUS_COMMANDS, wire.receive(len(commands)), strict=True):
+        if not is_error(reply):
+            result[name] = _text(reply) == "OK"  # OK, or a text saying which permission is missing
+            continue
+        message = str(reply)
+        lowered = message.lower()
+        if "not found" in lowered or "unknown command" in lowered:
+            result[name] = False  # renamed or disabled (rename-command, enable-debug-command no)
+        else:
+            result[name] = None
+            unavailable.setdefault(CHECK_ACCESS, message)
+    return result
+
+
+def read_slowlog(wire: Wire, origin: Location, unavailable: dict[str, str]) -> Iterator[CommandFact]:
+    reply = wire.call("SLOWLOG", "GET", SLOWLOG_ENTRIES)
+    if is_error(reply):
+        unavailable[CHECK_SLOWLOG] = str(reply)
+        return
+    for entry in reply:
+        if len(entry) < 4 or not entry[3]:
+            continue
+        args = [bytes(a) for a in entry[3]]
+        name = args[0].decode("utf-8", "replace").lower()
+        rest = tuple(args[1:])
+        if rest and name in _CONTAINERS:
+            name = f"{name}|{rest[0].decode('utf-8', 'replace').lower()}"
+        yield CommandFact(name, origin, EVIDENCE_SLOWLOG, rest, 1, int(entry[2]))
+
+
+def commandstats_facts(server: ServerFact) -> Iterator[CommandFact]:
+    for name, calls in sorted(server.commandstats.items()):
+        if calls > 0:
+            yield CommandFact(name, server.origin, EVIDENCE_COMMANDSTATS, None, calls)
+
+
+#: Commands whose first argument is a subcommand (commandstats names them `config|set`).
+_CONTAINERS = frozenset(
+    {"config", "client", "acl", "script", "object", "memory", "cluster", "module", "xinfo", "function", "command"}
+)
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return str(value)
+
+
+def live_origin(display: str, db: int | None = None) -> Location:
+    return Location(SOURCE_LIVE, display, db=db)

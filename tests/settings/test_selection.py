@@ -17,7 +17,7 @@ REGISTRY = default_registry()
 @pytest.mark.parametrize(
     ("select", "ignore", "expected"),
     [
-        (("KEY",), ("KEY006",), set(REGISTRY.ids()) - {"KEY006"}),
+        (("KEY",), ("KEY006",), {i for i in REGISTRY.ids() if i.startswith("KEY")} - {"KEY006"}),
         (("KEY006",), ("KEY",), {"KEY006"}),
         (("ALL",), ("uppercase", "KEY01"), {i for i in REGISTRY.ids() if not i.startswith("KEY01")} - {"KEY006"}),
         (("key-length",), (), {"KEY005"}),

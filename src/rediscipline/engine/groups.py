@@ -46,8 +46,8 @@ class Groups:
     def __init__(self, examples: int = 3) -> None:
         self.examples = examples
         self._groups: dict[GroupKey, Group] = {}
-        self._subjects: dict[tuple[str, str, str], Group] = {}
-        self._subject_origin: dict[tuple[str, str, str], Location] = {}
+        self._subjects: dict[tuple[str, str, tuple[str, str]], Group] = {}
+        self._subject_origin: dict[tuple[str, str, tuple[str, str]], Location] = {}
 
     def add(
         self, violation: ResolvedViolation, pattern: bytes, name: bytes, origin: Location, line: int | None
@@ -80,9 +80,18 @@ class Groups:
             existing.merge(group, self.examples)
 
     def add_subject(
-        self, violation: ResolvedViolation, subject: str, origin: Location, example: bytes | None, count: int
+        self,
+        violation: ResolvedViolation,
+        subject: tuple[str, str],
+        origin: Location,
+        example: bytes | None,
+        count: int,
     ) -> None:
-        """Record a finding about something other than a key: a command, a server setting."""
+        """Record a finding about something other than a key: a command, a server setting.
+
+        `subject` is (what, evidence): the same command seen in commandstats (a call count) and in the slow
+        log (single slow calls) makes two findings, so counts and worst values never mix units.
+        """
         key = (violation.rule_id, violation.code, subject)
         group = self._subjects.get(key)
         if group is None:
@@ -125,7 +134,7 @@ class Groups:
                     worst=group.worst,
                 )
             )
-        for (rule_id, code, subject), group in self._subjects.items():
+        for (rule_id, code, (subject, evidence)), group in self._subjects.items():
             v = group.violation
             out.append(
                 Finding(
@@ -133,8 +142,8 @@ class Groups:
                     code=code,
                     severity=v.severity,
                     message=v.message,
-                    location=self._subject_origin[(rule_id, code, subject)],
-                    fingerprint=key_fingerprint(rule_id, code, source, b"\0" + subject.encode()),
+                    location=self._subject_origin[(rule_id, code, (subject, evidence))],
+                    fingerprint=key_fingerprint(rule_id, code, source, f"\0{subject}\0{evidence}".encode()),
                     count=group.count,
                     examples=tuple(group.examples),
                     worst=group.worst,

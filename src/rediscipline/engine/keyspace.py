@@ -9,6 +9,7 @@ from __future__ import annotations
 import heapq
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from rediscipline.model.facts import KeyFact
 from rediscipline.model.keyspace import (
@@ -38,7 +39,7 @@ class _Counter:
 
 
 def namespace_of(name: bytes) -> str:
-    """The first `:` level of a key, as `user:*`; keys without `:` are `<no namespace>`."""
+    """The first `:` level of a key or pattern, as `user:*`; names without `:` are `<no namespace>`."""
     head, sep, _rest = name.partition(b":")
     if not sep:
         return NO_NAMESPACE
@@ -53,11 +54,13 @@ class KeyspaceCollector:
         self.with_ttl = 0
         self.memory_with_ttl = 0
         self.skipped = 0
-        self._types: dict[str, _Counter] = {}
-        self._dbs: dict[int, _Counter] = {}
-        self._ttl: dict[str, _Counter] = {}
-        self._namespaces: dict[str, _Counter] = {}
-        self._encodings: dict[str, _Counter] = {}
+        # keyed by label; None stands for "not probed" until `finish` names it
+        self._types: dict[str | None, _Counter] = {}
+        self._dbs: dict[Any, _Counter] = {}
+        self._namespace_cache: dict[bytes, str] = {}
+        self._ttl: dict[Any, _Counter] = {}
+        self._namespaces: dict[Any, _Counter] = {}
+        self._encodings: dict[Any, _Counter] = {}
         self._by_memory: list[tuple[int, int, TopKey]] = []
         self._by_length: list[tuple[int, int, TopKey]] = []
         self._sum_memory_sq = 0.0
@@ -69,48 +72,54 @@ class KeyspaceCollector:
     def set_sampling(self, rate: float, population: int) -> None:
         self._sample = (rate, population)
 
-    def add(self, fact: KeyFact, namespace: str | None = None) -> None:
-        assert isinstance(fact.name, bytes)
+    def add(self, fact: KeyFact, namespace: str | None, pattern: bytes) -> None:
+        """Count one probed key; `namespace` is its declared namespace, else derived from its `pattern`."""
         memory = fact.memory or 0
         length = fact.length or 0
-        has_ttl = fact.ttl_ms is not None and fact.ttl_ms >= 0
+        ttl = fact.ttl_ms
+        has_ttl = ttl is not None and ttl >= 0
         self.keys += 1
         self.memory += memory
-        self._sum_memory_sq += memory * memory
+        if memory:
+            self._sum_memory_sq += memory * memory
         if has_ttl:
             self.with_ttl += 1
             self.memory_with_ttl += memory
-        elif fact.ttl_ms is not None:
+        elif ttl is not None:
             self._persistent_keys += 1
             self._persistent_memory += memory
             self._persistent_memory_sq += memory * memory
-        for table, given in (
-            (self._types, fact.type or "?"),
-            (self._ttl, _ttl_bucket(fact.ttl_ms)),
-            (self._namespaces, namespace or namespace_of(fact.name)),
-            (self._encodings, fact.encoding or "?"),
+        if namespace is None:
+            namespace = self._namespace_cache.get(pattern)
+            if namespace is None:
+                namespace = namespace_of(pattern)
+                if len(self._namespace_cache) < NAMESPACE_CAP * 4:
+                    self._namespace_cache[pattern] = namespace
+        counter = self._types.get(fact.type)
+        if counter is None:
+            counter = self._types[fact.type] = _Counter()
+        counter.keys += 1
+        counter.memory += memory
+        counter.elements += length
+        counter.with_ttl += has_ttl
+        for table, label in (
+            (self._ttl, _ttl_bucket(ttl)),
+            (self._namespaces, namespace),
+            (self._encodings, fact.encoding),
+            (self._dbs, fact.db),
         ):
-            counter = table.get(given)
+            counter = table.get(label)
             if counter is None:
                 capped = table is self._namespaces and len(table) >= NAMESPACE_CAP
-                counter = table.setdefault(OTHER if capped else given, _Counter())
+                counter = table.setdefault(OTHER if capped else label, _Counter())
             counter.keys += 1
             counter.memory += memory
-            counter.elements += length
-            counter.with_ttl += has_ttl
-        db = self._dbs.get(fact.db or 0)
-        if db is None:
-            db = self._dbs[fact.db or 0] = _Counter()
-        db.keys += 1
-        db.memory += memory
-        if memory:
+        if memory and (len(self._by_memory) < self.top or memory > self._by_memory[0][0]):
             self._push(self._by_memory, memory, fact)
-        if length and fact.type != "string":
+        if length and fact.type != "string" and (len(self._by_length) < self.top or length > self._by_length[0][0]):
             self._push(self._by_length, length, fact)
 
     def _push(self, heap: list[tuple[int, int, TopKey]], weight: int, fact: KeyFact) -> None:
-        if len(heap) >= self.top and weight <= heap[0][0]:
-            return
         assert isinstance(fact.name, bytes)
         top = TopKey(fact.name, fact.db, fact.type, fact.memory, fact.length, fact.ttl_ms, fact.encoding)
         entry = (weight, self.keys, top)
@@ -120,7 +129,7 @@ class KeyspaceCollector:
             heapq.heapreplace(heap, entry)
 
     def finish(self) -> KeyspaceStats:
-        def buckets(table: dict[str, _Counter], order: list[str] | None = None) -> tuple[Bucket, ...]:
+        def buckets(table: dict[Any, _Counter], order: list[str] | None = None) -> tuple[Bucket, ...]:
             if order is None:
                 order = sorted(table, key=lambda k: (k == OTHER, -table[k].memory, -table[k].keys, k))
             labels = order
@@ -133,13 +142,17 @@ class KeyspaceCollector:
             with_ttl=self.with_ttl,
             memory_with_ttl=self.memory_with_ttl,
             by_type=tuple(
-                TypeStat(name, c.keys, c.memory, c.elements, c.with_ttl)
-                for name, c in sorted(self._types.items(), key=lambda item: (-item[1].memory, -item[1].keys, item[0]))
+                TypeStat(name or "?", c.keys, c.memory, c.elements, c.with_ttl)
+                for name, c in sorted(
+                    self._types.items(), key=lambda item: (-item[1].memory, -item[1].keys, item[0] or "")
+                )
             ),
-            by_db=tuple(Bucket(str(db), c.keys, c.memory) for db, c in sorted(self._dbs.items())),
+            by_db=tuple(
+                Bucket(str(db or 0), c.keys, c.memory) for db, c in sorted(self._dbs.items(), key=lambda i: i[0] or 0)
+            ),
             ttl_histogram=buckets(self._ttl, ttl_order),
             namespaces=buckets(self._namespaces),
-            encodings=buckets(self._encodings),
+            encodings=buckets({k or "?": v for k, v in self._encodings.items()}),
             top_by_memory=tuple(entry[2] for entry in sorted(self._by_memory, key=lambda e: (-e[0], e[1]))),
             top_by_length=tuple(entry[2] for entry in sorted(self._by_length, key=lambda e: (-e[0], e[1]))),
             skipped=self.skipped,

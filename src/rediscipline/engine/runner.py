@@ -17,7 +17,7 @@ from rediscipline.engine.keyspace import KeyspaceCollector, count_estimate
 from rediscipline.engine.patterns import PatternTable
 from rediscipline.engine.plan import ProbePlan, plan_for
 from rediscipline.model.facts import CommandFact, KeyFact
-from rediscipline.model.finding import Finding
+from rediscipline.model.finding import Finding, Violation
 from rediscipline.model.glob import GlobMatcher
 from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.keypattern import DATE_PREFIXES, DIGITS_TO_ZERO, infer_parts, skeleton_offsets
@@ -38,9 +38,9 @@ from rediscipline.rules.base import (
 )
 
 MEMO_LIMIT = 200_000
-#: A memoised verdict: the key's pattern, the violations of name rules, the aggregates that want it.
-_Entry = tuple[bytes, tuple[ResolvedViolation, ...], tuple[Accumulator, ...]]
 #: Instance findings cost the score this much each, by severity (see `_score`).
+#: KeyFact fields a names-only source (a key list) can provide: aggregates needing more are not fed names.
+NAME_FIELDS = frozenset({"type"})
 INSTANCE_PENALTY = {Severity.ERROR: 10, Severity.WARNING: 4, Severity.NOTE: 1}
 
 
@@ -49,11 +49,26 @@ class _Scope:
     """The rules that apply to keys of one (namespace, per-key-ignore) combination."""
 
     name_rules: list[tuple[ConfiguredRule, RuleContext[Any]]]
-    fact_rules: list[tuple[ConfiguredRule, RuleContext[Any]]]
     aggregates: list[tuple[ConfiguredRule, RuleContext[Any], Accumulator]]
     namespace: str | None
     command_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
     instance_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
+    #: bound `check` methods of the fact rules, so the per-key loop does no attribute lookups
+    fact_checks: list[tuple[Any, ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Verdict:
+    """What is known of every key with one template, type and scope: evaluated once, then memoised."""
+
+    pattern: bytes
+    violations: tuple[ResolvedViolation, ...]
+    flags: bool  # some violation is a warning or worse: the key counts as flagged
+    accumulators: tuple[Accumulator, ...]  # aggregates that want this key's facts
+    name_accumulators: tuple[Accumulator, ...]  # the subset that needs nothing but the name and type
+    template: KeyTemplate
+    scope: _Scope
+    fact_checks: tuple[tuple[Any, ConfiguredRule, RuleContext[Any]], ...]  # the scope's, for this key type
 
 
 @dataclass
@@ -84,8 +99,8 @@ class Engine:
         self._scoped = self._ns_matcher is not None or bool(self._ignore_globs)
         self._scopes: dict[tuple[int | None, tuple[int, ...]], _Scope] = {}
         self._accumulators: dict[str, Accumulator] = {}
-        self._memo: dict[Any, tuple[_Entry, tuple[int, ...] | None]] = {}
-        self._fast: dict[bytes, tuple[_Entry, tuple[int, ...]]] = {}
+        self._memo: dict[Any, tuple[_Verdict, tuple[int, ...] | None]] = {}
+        self._fast: dict[tuple[bytes, str | None], tuple[_Verdict, tuple[int, ...]]] = {}
         self.patterns = PatternTable(pattern_cap)
         self.groups = Groups(examples)
         self.keys = 0
@@ -119,86 +134,87 @@ class Engine:
         """Set where the following keys come from (file, server, dump); examples carry it."""
         self._origin = origin
 
-    def feed_name(self, name: bytes, line: int | None = None, key_type: str | None = None) -> None:
-        """Check one concrete key name (the fast path: no fact object is built unless a rule needs one).
+    def _verdict(self, name: bytes, key_type: str | None) -> _Verdict:
+        """The memoised verdict of name rules for a concrete key.
 
-        Keys whose ids are plain numbers are looked up by their skeleton (digits → 0), a C-speed
-        translate plus one dict lookup; other keys go through pattern inference and the template memo.
+        Keys whose ids are plain numbers are looked up by their skeleton (digits → 0), a C-speed translate
+        plus one dict lookup; other keys go through pattern inference and the template memo.
         """
-        entry = None
-        if key_type is None and not self._scoped:
-            skeleton = name.translate(DIGITS_TO_ZERO)
-            fast = self._fast.get(skeleton)
-            if fast is not None:
-                entry, date_offsets = fast
-                for offset in date_offsets:
-                    if name[offset : offset + 2] in DATE_PREFIXES:
-                        entry = None  # may be a date: infer it properly
-                        break
-            if entry is None:
-                entry = self._entry_for(name, key_type, None, skeleton)
-        else:
-            scope = self._scope_of(name) if self._scoped else None
-            entry = self._entry_for(name, key_type, scope, None)
-        pattern, violations, accumulators = entry
+        if self._scoped:
+            return self._memoised((infer_parts(name), key_type, self._scope_of(name)))[0]
+        skeleton = name.translate(DIGITS_TO_ZERO)
+        fast = self._fast.get((skeleton, key_type))
+        if fast is not None:
+            verdict, date_offsets = fast
+            for offset in date_offsets:
+                if name[offset : offset + 2] in DATE_PREFIXES:
+                    break  # may be a date: infer it properly
+            else:
+                return verdict
+        verdict, offsets = self._memoised((infer_parts(name), key_type, None))
+        if offsets is not None:
+            if len(self._fast) >= MEMO_LIMIT:
+                self._fast.clear()
+            self._fast[(skeleton, key_type)] = (verdict, offsets)
+        return verdict
+
+    def feed_name(self, name: bytes, line: int | None = None, key_type: str | None = None) -> None:
+        """Check one concrete key name (the fast path: no fact object is built unless a rule needs one)."""
+        verdict = self._verdict(name, key_type)
         self.keys += 1
-        recorded = self.patterns.add(pattern)
+        recorded = self.patterns.add(verdict.pattern)
+        violations = verdict.violations
         if violations:
-            if any(v.severity >= Severity.WARNING for v in violations):
+            if verdict.flags:
                 self.flagged += 1
             add = self.groups.add
             for violation in violations:
                 add(violation, recorded, name, self._origin, line)
-        if accumulators:
+        if verdict.name_accumulators:
             origin = self._origin
             if line is not None:
                 origin = Location(origin.source, origin.path, line, None, origin.db)
             fact = KeyFact(name, origin, origin.db, key_type)
-            for accumulator in accumulators:
+            for accumulator in verdict.name_accumulators:
                 accumulator.add(fact, recorded)
-
-    def _entry_for(self, name: bytes, key_type: str | None, scope: Any, skeleton: bytes | None) -> _Entry:
-        entry, offsets = self._memoised((infer_parts(name), key_type, scope))
-        if skeleton is not None and offsets is not None:
-            if len(self._fast) >= MEMO_LIMIT:
-                self._fast.clear()
-            self._fast[skeleton] = (entry, offsets)
-        return entry
 
     def feed(self, fact: KeyFact) -> None:
         """Check one fact: a concrete key with probed fields, or a template from code."""
-        template = fact.name if isinstance(fact.name, KeyTemplate) else KeyTemplate(infer_parts(fact.name))
-        name_for_scope = fact.name if isinstance(fact.name, bytes) else template.pattern
-        scope = self._scope_of(name_for_scope) if self._scoped else None
-        memo_key = (template.parts, fact.type, scope)
-        entry, _offsets = self._memoised(memo_key)
-        pattern, violations, accumulators = entry
+        name = fact.name
+        if isinstance(name, bytes):
+            verdict = self._verdict(name, fact.type)
+            example = name
+        else:
+            scope = self._scope_of(name.pattern) if self._scoped else None
+            verdict = self._memoised((name.parts, fact.type, scope))[0]
+            example = name.pattern
         self.keys += 1
-        recorded = self.patterns.add(pattern)
-        example_name = fact.name if isinstance(fact.name, bytes) else template.pattern
-        flagged = False
-        for violation in violations:
-            flagged = flagged or violation.severity >= Severity.WARNING
-            self.groups.add(violation, recorded, example_name, fact.origin, None)
-        rules = self._scope(scope)
-        for configured, ctx in rules.fact_rules:
-            checked = cast(FactRule[Any], configured.rule).check(fact, template, ctx)  # `_scope` sorted them by kind
-            for resolved in self._resolve(configured, ctx, checked):
+        recorded = self.patterns.add(verdict.pattern)
+        flagged = verdict.flags
+        origin = fact.origin
+        add = self.groups.add
+        for violation in verdict.violations:
+            add(violation, recorded, example, origin, None)
+        template = verdict.template
+        for check, configured, ctx in verdict.fact_checks:
+            for found in check(fact, template, ctx):
+                resolved = self._resolve_one(configured, ctx, found)
                 flagged = flagged or resolved.severity >= Severity.WARNING
-                self.groups.add(resolved, recorded, example_name, fact.origin, None)
+                add(resolved, recorded, example, origin, None)
         self.flagged += flagged
-        for accumulator in accumulators:
+        for accumulator in verdict.accumulators:
             accumulator.add(fact, recorded)
-        if fact.type is not None and isinstance(fact.name, bytes):
+        if fact.type is not None and isinstance(name, bytes):
             self._probed = True
-            self.keyspace.add(fact, rules.namespace)
+            self.keyspace.add(fact, verdict.scope.namespace, recorded)
 
     def feed_command(self, fact: CommandFact) -> None:
         """Check one command (from commandstats, the slow log, code or the runtime guard)."""
         for configured, ctx in self._scope(None).command_rules:
             checked = cast(CommandRule[Any], configured.rule).check(fact, ctx)
             for resolved in self._resolve(configured, ctx, checked):
-                self.groups.add_subject(resolved, fact.name, fact.origin, _command_line(fact), fact.calls)
+                subject = (fact.name, fact.evidence)
+                self.groups.add_subject(resolved, subject, fact.origin, _command_line(fact), fact.calls)
 
     # -- evaluation ------------------------------------------------------------------------------------
 
@@ -218,7 +234,7 @@ class Engine:
             skip |= self._ignore_sets[index]
         if namespace is not None:
             skip |= set(namespace.ignore)
-        built = _Scope([], [], [], namespace.pattern if namespace else None)
+        built = _Scope([], [], namespace.pattern if namespace else None)
         for configured in self.rules:
             if configured.id in skip:
                 continue
@@ -232,7 +248,7 @@ class Engine:
             elif isinstance(configured.rule, NameRule):
                 built.name_rules.append((configured, ctx))
             elif isinstance(configured.rule, FactRule):
-                built.fact_rules.append((configured, ctx))
+                built.fact_checks.append((configured.rule.check, configured, ctx))
             elif isinstance(configured.rule, AggregateRule):
                 accumulator = self._accumulators.get(configured.id)
                 if accumulator is None:
@@ -243,18 +259,22 @@ class Engine:
         return built
 
     def _resolve(
-        self, configured: ConfiguredRule, ctx: RuleContext[Any], violations: Iterable[Any]
+        self, configured: ConfiguredRule, ctx: RuleContext[Any], violations: Iterable[Violation]
     ) -> Iterable[ResolvedViolation]:
-        namespace = ctx.namespace.pattern if ctx.namespace else None
         for v in violations:
-            severity = configured.severity if configured.forced else (v.severity or configured.severity)
-            yield ResolvedViolation(configured.id, v.code, severity, v.message, v.value, namespace)
+            yield self._resolve_one(configured, ctx, v)
 
-    def _memoised(self, memo_key: Any) -> tuple[_Entry, tuple[int, ...] | None]:
+    @staticmethod
+    def _resolve_one(configured: ConfiguredRule, ctx: RuleContext[Any], v: Violation) -> ResolvedViolation:
+        namespace = ctx.namespace.pattern if ctx.namespace else None
+        severity = configured.severity if configured.forced else (v.severity or configured.severity)
+        return ResolvedViolation(configured.id, v.code, severity, v.message, v.value, namespace)
+
+    def _memoised(self, memo_key: Any) -> tuple[_Verdict, tuple[int, ...] | None]:
         found = self._memo.get(memo_key)
         return found if found is not None else self._evaluate(memo_key)
 
-    def _evaluate(self, memo_key: Any) -> tuple[_Entry, tuple[int, ...] | None]:
+    def _evaluate(self, memo_key: Any) -> tuple[_Verdict, tuple[int, ...] | None]:
         parts, key_type, scope = memo_key
         template = KeyTemplate(parts)
         rules = self._scope(scope)
@@ -262,12 +282,28 @@ class Engine:
         for configured, ctx in rules.name_rules:  # `_scope` sorted the rules by kind
             checked = cast(NameRule[Any], configured.rule).check(template, key_type, ctx)
             resolved.extend(self._resolve(configured, ctx, checked))
-        accumulators = tuple(
-            acc
+        wanted = [
+            (configured.rule, acc)
             for configured, ctx, acc in rules.aggregates
             if cast(AggregateRule[Any], configured.rule).relevant(template, ctx)
+        ]
+        verdict = _Verdict(
+            pattern=template.pattern,
+            violations=tuple(resolved),
+            flags=any(v.severity >= Severity.WARNING for v in resolved),
+            accumulators=tuple(acc for _rule, acc in wanted),
+            name_accumulators=tuple(acc for rule, acc in wanted if rule.needs <= NAME_FIELDS),
+            template=template,
+            scope=rules,
+            fact_checks=tuple(
+                (check, configured, ctx)
+                for check, configured, ctx in rules.fact_checks
+                if key_type is None
+                or cast(FactRule[Any], configured.rule).types is None
+                or key_type in cast(FactRule[Any], configured.rule).types  # type: ignore[operator]
+            ),
         )
-        memoised = ((template.pattern, tuple(resolved), accumulators), skeleton_offsets(parts))
+        memoised = (verdict, skeleton_offsets(parts))
         if len(self._memo) >= MEMO_LIMIT:
             self._memo.clear()
         self._memo[memo_key] = memoised
@@ -293,7 +329,7 @@ class Engine:
             for configured, ctx in self._scope(None).instance_rules:
                 checked = cast(InstanceRule[Any], configured.rule).check(server, keyspace, ctx)
                 for resolved in self._resolve(configured, ctx, checked):
-                    self.groups.add_subject(resolved, configured.rule.meta.slug, server.origin, None, 1)
+                    self.groups.add_subject(resolved, (configured.rule.meta.slug, ""), server.origin, None, 1)
         findings = self.groups.findings(source)
         if self._sample_rate is not None:
             rate = self._sample_rate

@@ -26,9 +26,13 @@ EVIDENCE_CODE = "code"  # a call site in source code
 EVIDENCE_RUNTIME = "runtime"  # a command the runtime guard saw
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class KeyFact:
-    """One key: its name (concrete bytes or a template from code) and whatever was probed about it."""
+    """One key: its name (concrete bytes or a template from code) and whatever was probed about it.
+
+    Treat it as immutable. It is not `frozen` only because a frozen dataclass pays `object.__setattr__`
+    per field: 3.0 µs to build one against 0.5 µs, a fifth of a live scan's per-key budget.
+    """
 
     name: bytes | KeyTemplate
     origin: Location

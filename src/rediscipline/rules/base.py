@@ -90,7 +90,13 @@ class NameRule(Rule[OptionsT]):
 
 
 class FactRule(Rule[OptionsT]):
-    """A rule on one fact with its probed fields."""
+    """A rule on one fact with its probed fields.
+
+    `types` names the key types the rule can say something about (None: any type). The engine then never
+    calls it for other types: a live scan runs fact rules on every key, and a call costs about 0.5 µs.
+    """
+
+    types: ClassVar[frozenset[str] | None] = None
 
     def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[OptionsT]) -> Iterable[Violation]:
         raise NotImplementedError

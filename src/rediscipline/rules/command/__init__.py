@@ -1,9 +1,23 @@
-"""CMD: commands."""
+"""CMD: commands, one module each."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from rediscipline.rules.base import Rule
+from rediscipline.rules.command.admin_command import AdminCommand
+from rediscipline.rules.command.flush_command import FlushCommand
+from rediscipline.rules.command.full_scan_command import FullScanCommand
+from rediscipline.rules.command.keys_command import KeysCommand
+from rediscipline.rules.command.monitor_command import MonitorCommand
+from rediscipline.rules.command.select_command import SelectCommand
 
-ALL: tuple[type[Rule[Any]], ...] = ()
+#: Every CMD rule, in rule-id order.
+ALL: tuple[type[Rule[Any]], ...] = (
+    KeysCommand,  # CMD001
+    FlushCommand,  # CMD002
+    MonitorCommand,  # CMD003
+    AdminCommand,  # CMD004
+    FullScanCommand,  # CMD005
+    SelectCommand,  # CMD006
+)

@@ -83,7 +83,7 @@ class LiveScanner:
         self.listed = 0  # names returned by SCAN (before sampling)
         self.total = sum(server.keyspace.get(db, 0) for db in settings.dbs)
         self.resume_token: str | None = None
-        self._random = random.Random(settings.seed)
+        self.random = random.Random(settings.seed)
         self._db = 0
         self._locations: dict[int, Location] = {}
         self._clock_offset_ms = _clock_offset(wire)
@@ -171,7 +171,12 @@ class LiveScanner:
 
 
 class _DbScan:
-    """One pass over one database, from `cursor`, as a pipeline of stages."""
+    """One pass over one database, from `cursor`, as a pipeline of stages.
+
+    The time between receiving a round trip's replies and sending the next request is the only time the
+    server waits for us, so that critical section parses just what the next request needs (cursor, names,
+    types, sizes); building facts and running rules happens after the send, while the server works.
+    """
 
     def __init__(self, owner: LiveScanner, db: int, cursor: int, skip: set[bytes]) -> None:
         self.owner = owner
@@ -181,6 +186,7 @@ class _DbScan:
         self.batches: deque[_Batch] = deque()
         self.next_batch = 0
         self.scanning = True
+        self.started = False
 
     def restart_point(self) -> tuple[int, set[bytes]]:
         """Where to start again after a lost connection, and the names already reported since."""
@@ -192,163 +198,209 @@ class _DbScan:
         return self.batches[0].cursor, reported
 
     def run(self) -> Iterator[KeyFact | Skipped]:
-        owner, probes = self.owner, self.owner.probes
+        owner = self.owner
         owner.resume_token = f"{self.db}:{self.cursor}"
-        jobs: list[tuple[int, KeyRecord, list[tuple[Any, ...]]]] = []
-        scan_command = self._scan_command()
-        request: list[tuple[Any, ...]] = [scan_command] if scan_command is not None else []
-        if not request:
-            return
-        owner.wire.send(request)
-        while True:
+        first = self._send_first([])
+        request = self._send_second(first, [], [])
+        while request is not None:
             started = time.perf_counter()
-            replies = owner.wire.receive(len(request))
+            replies = owner.wire.receive(request[0])
             owner.adapt((time.perf_counter() - started) * 1000)
-            done: list[KeyRecord] = []
-            next_jobs: list[tuple[int, KeyRecord, list[tuple[Any, ...]]]] = []
-            position = 0
-            new_names: list[bytes] = []
-            if scan_command is not None:
-                self.cursor, new_names = int(replies[0][0]), replies[0][1]
-                position = 1
-                owner.listed += len(new_names)
-            for stage, record, commands in jobs:
-                answer = replies[position : position + len(commands)]
-                position += len(commands)
-                follow = self._advance(stage, record, answer)
-                if follow is None:
-                    done.append(record)
-                else:
-                    next_jobs.append(follow)
-            if scan_command is not None:
-                batch = self._new_batch(scan_command[1], new_names)
-                for record in batch:
-                    next_jobs.append((1, record, probes.stage1(record.name)))
-            scan_command = self._scan_command() if self.scanning else None
-            request = [] if scan_command is None else [scan_command]
-            for _stage, _record, commands in next_jobs:
-                request.extend(commands)
-            if request:
-                owner.throttle()
-                owner.wire.send(request)
-            jobs = next_jobs
+            # The next SCAN and the new keys' first stage go out before anything else is parsed, so the
+            # server works on them while we read the rest of the replies.
+            first = self._send_first(self._new_records(request, replies))
+            stage2, rare, done = self._critical(request, replies)
+            request = self._send_second(first, stage2, rare)
             yield from self._report(done)
             if owner.progress is not None:
                 owner.progress(owner.listed, owner.total)
-            if not request:
-                return
 
-    def _scan_command(self) -> tuple[Any, ...] | None:
-        if not self.scanning:
+    # -- the critical section: replies in, next request out ----------------------------------------------
+
+    def _critical(
+        self, request: tuple[Any, ...], replies: list[Any]
+    ) -> tuple[list[KeyRecord], list[tuple[int, KeyRecord]], list[KeyRecord]]:
+        _count, scan, stage1, stage2, rare = request
+        probes = self.owner.probes
+        position = 1 if scan is not None else 0
+        width = probes.stage1_count
+        next_stage2: list[KeyRecord] = []
+        next_rare: list[tuple[int, KeyRecord]] = []
+        done: list[KeyRecord] = []
+        for record in stage1:
+            self._stage1(record, replies, position)
+            position += width
+            (done if record.gone else next_stage2).append(record)
+        for record, count in stage2:
+            self._stage2(record, replies[position : position + count])
+            position += count
+            if not record.gone and probes.wants_elements(record):
+                next_rare.append((3, record))
+            else:
+                done.append(record)
+        for stage, record, count in rare:
+            answer = replies[position : position + count]
+            position += count
+            if stage == 3 and self._stage3(record, answer):
+                next_rare.append((4, record))
+            else:
+                if stage == 4:
+                    sizes = [len(f) for f in record.fields or ()] + [r for r in answer if isinstance(r, int)]
+                    record.largest_element = max(sizes, default=None)
+                done.append(record)
+        return next_stage2, next_rare, done
+
+    def _new_records(self, request: tuple[Any, ...], replies: list[Any]) -> list[KeyRecord]:
+        scan = request[1]
+        if scan is None:
+            return []
+        self.cursor, names = int(replies[0][0]), replies[0][1]
+        self.owner.listed += len(names)
+        if self.cursor == 0:
+            self.scanning = False
+        return self._new_batch(scan, names)
+
+    def _send_first(self, stage1: list[KeyRecord]) -> tuple[int, int | None, list[KeyRecord]]:
+        """Send the next SCAN and the first stage of new keys: (commands sent, SCAN cursor, records)."""
+        owner, probes = self.owner, self.owner.probes
+        chunks: list[bytes] = []
+        scan = None
+        if self.scanning and (not self.started or self.cursor != 0):
+            self.started = True
+            scan = self.cursor
+            chunks.append(owner.wire.pack([self._scan_command()]))
+        pack1 = probes.stage1
+        chunks.extend([pack1(record.name) for record in stage1])
+        commands = (scan is not None) + probes.stage1_count * len(stage1)
+        if commands:
+            owner.throttle()
+            owner.wire.send_raw(b"".join(chunks), commands)
+        return commands, scan, stage1
+
+    def _send_second(
+        self,
+        first: tuple[int, int | None, list[KeyRecord]],
+        stage2: list[KeyRecord],
+        rare: list[tuple[int, KeyRecord]],
+    ) -> tuple[Any, ...] | None:
+        """Send the later stages; return the whole round trip's description, or None when nothing is left."""
+        commands, scan, stage1 = first
+        probes, wire = self.owner.probes, self.owner.wire
+        chunks: list[bytes] = []
+        sent2: list[tuple[KeyRecord, int]] = []
+        for record in stage2:
+            payload, count = probes.stage2(record)
+            if count:
+                chunks.append(payload)
+                commands += count
+            sent2.append((record, count))
+        sent_rare: list[tuple[int, KeyRecord, int]] = []
+        for stage, record in rare:
+            rare_commands = probes.stage3(record) if stage == 3 else probes.stage4(record)
+            chunks.append(wire.pack(rare_commands))
+            commands += len(rare_commands)
+            sent_rare.append((stage, record, len(rare_commands)))
+        if chunks:
+            wire.send_raw(b"".join(chunks), commands - first[0])
+        if not commands and not sent2:
             return None
-        command: list[Any] = [b"SCAN", self.cursor]
+        return (commands, scan, stage1, sent2, sent_rare)
+
+    def _scan_command(self) -> tuple[Any, ...]:
         settings = self.owner.settings
+        command: list[Any] = [b"SCAN", self.cursor]
         if settings.match is not None:
             command += [b"MATCH", settings.match]
         command += [b"COUNT", self.owner.batch]
         if settings.type is not None:
             command += [b"TYPE", settings.type]
-        if self.cursor == 0 and self.batches_seen:
-            self.scanning = False
-            return None
-        self.batches_seen = True
         return tuple(command)
-
-    batches_seen = False
 
     def _new_batch(self, cursor: int, names: list[bytes]) -> list[KeyRecord]:
         batch = _Batch(self.next_batch, cursor)
         self.next_batch += 1
         rate = self.owner.settings.sample_rate
-        draw = self.owner._random.random
-        records = []
-        for name in names:
-            if name in self.skip or (rate is not None and draw() >= rate):
-                continue
-            records.append(KeyRecord(name, batch.id))
+        skip = self.skip
+        if rate is None and not skip:
+            records = [KeyRecord(name, batch.id) for name in names]
+        else:
+            draw = self.owner.random.random
+            records = [
+                KeyRecord(name, batch.id) for name in names if name not in skip and (rate is None or draw() < rate)
+            ]
         batch.pending = len(records)
         if records:
             self.batches.append(batch)
         return records
 
-    def _advance(
-        self, stage: int, record: KeyRecord, replies: list[Any]
-    ) -> tuple[int, KeyRecord, list[tuple[Any, ...]]] | None:
-        """Take one stage's replies; return the next stage's job, or None when the record is complete."""
-        probes = self.owner.probes
-        if stage == 1:
-            self._stage1(record, replies)
-            if record.gone:
-                return None
-            commands = probes.stage2(record)
-            return (2, record, commands) if commands else None
-        if stage == 2:
-            self._stage2(record, replies)
-            if not record.gone and probes.wants_elements(record):
-                return (3, record, probes.stage3(record))
-            return None
-        if stage == 3:
-            self._stage3(record, replies)
-            if record.fields:
-                return (4, record, probes.stage4(record))
-            return None
-        lengths = [len(f) for f in record.fields] + [r for r in replies if isinstance(r, int)]
-        record.largest_element = max(lengths, default=None)
-        return None
+    # -- reply parsing -----------------------------------------------------------------------------------
 
-    def _stage1(self, record: KeyRecord, replies: list[Any]) -> None:
-        probes, owner = self.owner.probes, self.owner
-        kind = replies[0]
-        if is_error(kind) or kind == b"none":
+    def _stage1(self, record: KeyRecord, replies: list[Any], at: int) -> None:
+        probes = self.owner.probes
+        kind = replies[at]
+        if kind.__class__ is not bytes or kind == b"none":
             record.gone = True
             return
         record.type = kind.decode("ascii", "replace")
-        index = 1
+        at += 1
         if probes.ttl:
-            ttl = replies[index]
-            index += 1
+            ttl = replies[at]
+            at += 1
             if ttl == -2:
                 record.gone = True
                 return
-            record.ttl_ms = ttl if isinstance(ttl, int) else None
+            record.ttl_ms = ttl if ttl.__class__ is int else None
         if probes.memory:
-            reply = replies[index]
-            index += 1
-            if is_error(reply):
-                owner.disable(CHECK_MEMORY, reply)
+            reply = replies[at]
+            at += 1
+            if reply.__class__ is int:
+                record.memory = reply
             elif reply is None:
                 record.gone = True
                 return
             else:
-                record.memory = reply
-        for attribute, wanted in (("encoding", probes.encoding), ("idle_seconds", probes.idle), ("freq", probes.freq)):
-            if not wanted:
-                continue
-            reply = replies[index]
-            index += 1
-            if is_error(reply):
-                owner.disable(CHECK_OBJECT, reply)
+                self.owner.disable(CHECK_MEMORY, reply)
+        if probes.encoding:
+            reply = replies[at]
+            at += 1
+            if reply.__class__ is bytes:
+                record.encoding = reply.decode("ascii", "replace")
             elif reply is not None:
-                setattr(record, attribute, reply.decode("ascii", "replace") if isinstance(reply, bytes) else reply)
+                self.owner.disable(CHECK_OBJECT, reply)
+        if probes.idle or probes.freq:
+            reply = replies[at]
+            if reply.__class__ is int:
+                if probes.idle:
+                    record.idle_seconds = reply
+                else:
+                    record.freq = reply
+            elif reply is not None:
+                self.owner.disable(CHECK_OBJECT, reply)
 
     def _stage2(self, record: KeyRecord, replies: list[Any]) -> None:
         for reply in replies:
             if is_error(reply):  # WRONGTYPE: the key was replaced by another type since TYPE
                 record.gone = True
                 return
-        if replies and isinstance(replies[0], int):
+        if record.type == "string" and self.owner.probes.head:
+            head = replies[-1] if replies else None
+            record.head = head if head.__class__ is bytes else None
+            if len(replies) == 2:
+                record.length = replies[0]
+            elif record.head is not None:
+                record.length = len(record.head)
+            return
+        if replies and replies[0].__class__ is int:
             record.length = replies[0]
             if record.length == 0 and record.type != "string":
                 record.gone = True  # Redis never keeps an empty collection: it was deleted
-                return
-        if len(replies) > 1 and isinstance(replies[1], bytes):
-            record.head = replies[1]
 
-    def _stage3(self, record: KeyRecord, replies: list[Any]) -> None:
+    def _stage3(self, record: KeyRecord, replies: list[Any]) -> bool:
+        """Take the sampled elements; True when hash fields still need their value lengths (stage 4)."""
         if record.type == "hash":
             fields = replies[0]
-            record.fields = list(fields) if isinstance(fields, list) else []
-            return
+            record.fields = [f for f in fields if isinstance(f, bytes)] if isinstance(fields, list) else []
+            return bool(record.fields)
         elements: list[bytes] = []
         for reply in replies:
             if isinstance(reply, list):
@@ -356,6 +408,7 @@ class _DbScan:
             elif isinstance(reply, bytes):
                 elements.append(reply)
         record.largest_element = max((len(e) for e in elements), default=None)
+        return False
 
     def _report(self, done: list[KeyRecord]) -> Iterator[KeyFact | Skipped]:
         if not done:

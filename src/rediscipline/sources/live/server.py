@@ -152,8 +152,9 @@ def read_slowlog(wire: Wire, origin: Location, unavailable: dict[str, str]) -> I
         args = [bytes(a) for a in entry[3]]
         name = args[0].decode("utf-8", "replace").lower()
         rest = tuple(args[1:])
-        if rest and name in _CONTAINERS:
+        if rest and name in _CONTAINERS:  # `config|set` with the arguments after the subcommand
             name = f"{name}|{rest[0].decode('utf-8', 'replace').lower()}"
+            rest = rest[1:]
         yield CommandFact(name, origin, EVIDENCE_SLOWLOG, rest, 1, int(entry[2]))
 
 

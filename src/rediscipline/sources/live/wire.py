@@ -18,42 +18,54 @@ import hiredis
 
 CommandArgs = tuple[bytes | str | int, ...]
 RECV_BYTES = 1 << 17
+_INCOMPLETE = object()  # what the reader returns while a reply is incomplete
 
 
 class LostConnection(Exception):
     """The server went away (closed, reset, timed out) in the middle of a pipeline."""
 
 
+ReplyError = hiredis.ReplyError
+
+
 def is_error(reply: Any) -> bool:
-    return isinstance(reply, hiredis.ReplyError)
+    return isinstance(reply, ReplyError)
 
 
 class Wire:
     def __init__(self, connection: Any) -> None:
         self._connection = connection
         self._sock: socket.socket = connection._sock  # redis-py did the handshake; we only pipeline over it
-        self._reader = hiredis.Reader()
+        self._reader = hiredis.Reader(notEnoughData=_INCOMPLETE)
         self._buffer = bytearray(RECV_BYTES)
         self.commands_sent = 0
 
     def send(self, commands: Sequence[CommandArgs]) -> None:
-        pack = hiredis.pack_command
-        payload = b"".join([pack(command) for command in commands])  # type: ignore[arg-type]  # stub says 1-tuple
+        self.send_raw(self.pack(commands), len(commands))
+
+    def send_raw(self, payload: bytes, commands: int) -> None:
+        """Send commands already packed as RESP (see `probes`)."""
         try:
             self._sock.sendall(payload)
         except (OSError, ssl.SSLError) as error:
             raise LostConnection(_why(error)) from None
-        self.commands_sent += len(commands)
+        self.commands_sent += commands
+
+    def pack(self, commands: Sequence[CommandArgs]) -> bytes:
+        return b"".join([hiredis.pack_command(command) for command in commands])  # type: ignore[arg-type]  # 1-tuple stub
 
     def receive(self, count: int) -> list[Any]:
-        """Read exactly `count` replies."""
+        """Read exactly `count` replies: hiredis parses, and `iter(gets, _INCOMPLETE)` drains it in C.
+
+        The sentinel is a private object, not hiredis' default False, because `0 == False`: an integer 0
+        reply would otherwise end the drain early.
+        """
         replies: list[Any] = []
         gets, feed, buffer = self._reader.gets, self._reader.feed, self._buffer
-        while len(replies) < count:
-            reply = gets()
-            if reply is not False:
-                replies.append(reply)
-                continue
+        while True:
+            replies.extend(iter(gets, _INCOMPLETE))
+            if len(replies) >= count:
+                return replies
             try:
                 received = self._sock.recv_into(buffer)
             except (OSError, ssl.SSLError) as error:
@@ -61,7 +73,6 @@ class Wire:
             if received == 0:
                 raise LostConnection("the server closed the connection")
             feed(buffer, 0, received)  # type: ignore[arg-type]  # hiredis accepts any buffer
-        return replies
 
     def call(self, *args: bytes | str | int) -> Any:
         """One command, one reply (for the handful of non-pipelined calls)."""

@@ -1,0 +1,78 @@
+"""Helpers shared by the command rules: one view of a command whatever its evidence, and the message parts.
+
+Sources name a command as Redis does in `INFO commandstats` (`config|set`), but a call seen in code or
+in the slow log may arrive as `config` with the subcommand as its first argument. `call_of` folds both
+forms into one full name and the operands after it, so rules match `config|set` once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rediscipline.model.facts import EVIDENCE_COMMANDSTATS, EVIDENCE_SLOWLOG, CommandFact
+from rediscipline.model.text import Text
+
+#: Where a command rule can be checked: source code, the runtime guard, a live server's statistics.
+COMMAND_CHECKS = ("code", "runtime", "live")
+
+#: Commands whose first argument is a subcommand that the rules tell apart.
+CONTAINERS = frozenset({"acl", "client", "cluster", "config", "function", "module", "script"})
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A command as the rules see it: `name` with its subcommand (`config|set`), and the operands after it.
+
+    `operands` is None when only the name is known (commandstats, or code whose arguments are not
+    literals); an operand from code may also be a template rather than the value sent.
+    """
+
+    name: str
+    operands: tuple[bytes, ...] | None
+
+
+def call_of(fact: CommandFact) -> Call:
+    """The full name and operands of a command, from either naming form (see the module docstring)."""
+    name, args = fact.name.lower(), fact.args
+    if "|" in name:
+        sub = name.split("|", 1)[1].encode()
+        if args and args[0].lower() == sub:
+            args = args[1:]
+        return Call(name, args)
+    if name in CONTAINERS and args:
+        sub_name = args[0].decode("ascii", "replace").lower()
+        return Call(f"{name}|{sub_name}", args[1:])
+    return Call(name, args)
+
+
+def listed(name: str, entries: tuple[str, ...]) -> bool:
+    """Whether a command is in a list: an entry `module` covers `module` and every `module|…` subcommand."""
+    return any(name == entry or name.startswith(entry + "|") for entry in entries)
+
+
+def code_of(name: str) -> str:
+    """A kebab-case finding code for a command: `config|set` → `config-set`."""
+    return name.replace("|", "-")
+
+
+def measured(fact: CommandFact) -> int:
+    """The finding's value: the duration in µs for a slow-log entry, otherwise the number of calls."""
+    if fact.evidence == EVIDENCE_SLOWLOG and fact.duration_us is not None:
+        return fact.duration_us
+    return fact.calls
+
+
+def seen(fact: CommandFact) -> Text:
+    """How the command was observed, as a parenthesised clause for a message ("" for code and runtime)."""
+    if fact.evidence == EVIDENCE_COMMANDSTATS:
+        calls = f"{fact.calls} call" if fact.calls == 1 else f"{fact.calls} calls"
+        return Text(f" ({calls} in INFO commandstats)", f"（INFO commandstats 中调用 {fact.calls} 次）")
+    if fact.evidence == EVIDENCE_SLOWLOG and fact.duration_us is not None:
+        ms = fact.duration_us / 1000
+        return Text(f" (slow log: {ms:.1f} ms)", f"（慢日志：{ms:.1f} ms）")
+    return Text("", "")
+
+
+def shown(name: str) -> str:
+    """A command name for a message: `config|set` → `CONFIG SET`."""
+    return name.replace("|", " ").upper()

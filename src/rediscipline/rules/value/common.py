@@ -1,0 +1,62 @@
+"""Helpers shared by the VAL rules: sizes in messages, element nouns per type, what a value's head looks like."""
+
+from __future__ import annotations
+
+import re
+
+from rediscipline.model.text import Text
+
+#: Probed values are judged by the live scanner, by the dump reader, and by the runtime guard (which sees them).
+VALUE_CHECKS = ("runtime", "live", "rdb")
+#: Sizes that need MEMORY USAGE, OBJECT ENCODING or a sample of elements: a server or a dump only.
+STORED_CHECKS = ("live", "rdb")
+
+#: Core collection types, and what one element of each is called in a message.
+ELEMENT_NOUNS: dict[str, Text] = {
+    "hash": Text("fields", "个字段"),
+    "list": Text("elements", "个元素"),
+    "set": Text("members", "个成员"),
+    "zset": Text("members", "个成员"),
+    "stream": Text("entries", "条消息"),
+}
+COLLECTIONS = frozenset(ELEMENT_NOUNS)
+
+#: A dense HyperLogLog is a string of exactly this many bytes (16-byte header + 16384 six-bit registers),
+#: starting with `HYLL`. It is a fixed-size structure, not a value anyone chose to make big.
+DENSE_HLL_BYTES = 12304
+HLL_MAGIC = b"HYLL"
+
+_UNITS = ((1 << 30, "GB"), (1 << 20, "MB"), (1 << 10, "KB"))
+# Bytes that never occur in text: C0 controls other than tab, newline, carriage return, form feed, and DEL.
+_BINARY = re.compile(rb"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+
+
+def size_text(size: float) -> str:
+    """`24.0 KB`, `1.5 MB`, `512 B`: binary units, as the documents write their limits (10 KB = 10240 bytes)."""
+    for unit, name in _UNITS:
+        if size >= unit:
+            return f"{size / unit:.1f} {name}"
+    return f"{int(size)} B"
+
+
+def count_text(count: int) -> str:
+    """`12,345`: thousands separated, so element counts read at a glance."""
+    return f"{count:,}"
+
+
+def is_text(head: bytes) -> bool:
+    """True when `head` is UTF-8 text: no control bytes, and valid UTF-8 but for a character cut at the end."""
+    if _BINARY.search(head):
+        return False
+    for cut in range(4):  # the head may end inside a multi-byte character
+        try:
+            head[: len(head) - cut].decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        return True
+    return False
+
+
+def is_dense_hll(length: int, head: bytes | None) -> bool:
+    """A dense HyperLogLog (12 304 bytes): certain when the head shows the magic, assumed when it was not read."""
+    return length == DENSE_HLL_BYTES and (head is None or head.startswith(HLL_MAGIC))

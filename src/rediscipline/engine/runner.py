@@ -38,10 +38,10 @@ from rediscipline.rules.base import (
 )
 
 MEMO_LIMIT = 200_000
-#: Instance findings cost the score this much each, by severity (see `_score`).
+#: What a rule firing on the server costs the server part of the score, by severity (see `_score`).
 #: KeyFact fields a names-only source (a key list) can provide: aggregates needing more are not fed names.
 NAME_FIELDS = frozenset({"type"})
-INSTANCE_PENALTY = {Severity.ERROR: 10, Severity.WARNING: 4, Severity.NOTE: 1}
+INSTANCE_PENALTY = {Severity.ERROR: 25, Severity.WARNING: 10, Severity.NOTE: 3}
 
 
 @dataclass(slots=True)
@@ -344,7 +344,7 @@ class Engine:
             elapsed_seconds=round(time.perf_counter() - self._started, 3),
             top_patterns=tuple(PatternStat(p, c) for p, c in self.patterns.top(10)),
             keys_flagged=self.flagged,
-            score=_score(self.keys, self.flagged, findings),
+            score=_score(self.keys, self.flagged, findings, has_server=self.server is not None),
             keyspace=keyspace,
         )
         return EngineResult(findings, stats, self.plan, frozenset(r.id for r in self.rules))
@@ -357,14 +357,22 @@ def _command_line(fact: CommandFact) -> bytes | None:
     return b" ".join((fact.name.replace("|", " ").upper().encode(), *fact.args))
 
 
-def _score(keys: int, flagged: int, findings: Sequence[Finding]) -> int:
-    """0–100: the share of keys without a warning or error, less a fixed penalty per server-level finding.
+def _score(keys: int, flagged: int, findings: Sequence[Finding], *, has_server: bool) -> int:
+    """0–100: 70% from the share of keys without a warning or error, 30% from the server's own health.
 
     Key findings weigh by how many keys they cover, so one bad pattern among millions of clean keys barely
-    moves the score; a server finding (no maxmemory, KEYS callable) costs the same on any keyspace size.
+    moves the score. The server part loses a fixed amount per rule that fired on the server or its commands
+    (INSTANCE_PENALTY by the rule's worst severity), whatever the keyspace size. Without keys, the score is
+    the server part alone; without a server (a key list, code), the key part alone.
     """
-    score = 100.0 * (1 - flagged / keys) if keys else 100.0
+    key_part = 100.0 * (1 - flagged / keys) if keys else 100.0
+    if not has_server:
+        return max(0, min(100, round(key_part)))
+    worst: dict[str, Severity] = {}
     for finding in findings:
         if finding.pattern is None:
-            score -= INSTANCE_PENALTY[finding.severity]
-    return max(0, min(100, round(score)))
+            worst[finding.rule_id] = max(worst.get(finding.rule_id, finding.severity), finding.severity)
+    server = max(0.0, 100.0 - sum(INSTANCE_PENALTY[severity] for severity in worst.values()))
+    if not keys:
+        return round(server)
+    return max(0, min(100, round(0.7 * key_part + 0.3 * server)))

@@ -12,6 +12,7 @@ from typing import Any, TextIO
 
 from rediscipline.model.display import display_bytes, is_utf8
 from rediscipline.model.finding import Finding
+from rediscipline.model.keyspace import Bucket, TopKey
 from rediscipline.model.location import Location
 from rediscipline.model.report import Report
 
@@ -48,7 +49,12 @@ def _finding(finding: Finding, report: Report, lang: str) -> dict[str, Any]:
     }
     if finding.pattern is not None:
         out.update(_name("pattern", finding.pattern))
+    if finding.subject is not None:
+        out["subject"] = finding.subject
     out["count"] = finding.count
+    if finding.estimate is not None:
+        value, low, high = finding.estimate
+        out["estimate"] = {"count": round(value), "ci95": [round(low), round(high)]}
     if finding.worst is not None:
         out["worst"] = finding.worst
     out["namespace"] = finding.namespace
@@ -56,6 +62,74 @@ def _finding(finding: Finding, report: Report, lang: str) -> dict[str, Any]:
     out["examples"] = [{**_name("key", e.name), **_location(e.location)} for e in finding.examples]
     out["fingerprint"] = finding.fingerprint
     return out
+
+
+def _server(report: Report) -> dict[str, Any] | None:
+    server = report.stats.server
+    if server is None:
+        return None
+    return {
+        "address": server.address,
+        "flavor": server.flavor,
+        "version": server.version,
+        "role": server.role,
+        "used_memory": server.used_memory,
+        "maxmemory": server.maxmemory,
+        "maxmemory_policy": server.maxmemory_policy,
+        "databases": {str(db): keys for db, keys in server.dbs},
+        "unavailable": dict(server.unavailable),
+        "resume_cursor": server.resume_cursor,
+    }
+
+
+def _buckets(buckets: tuple[Bucket, ...], name: str) -> list[dict[str, Any]]:
+    return [{name: b.label, "keys": b.keys, "memory": b.memory} for b in buckets]
+
+
+def _top_key(key: TopKey) -> dict[str, Any]:
+    return {
+        **_name("key", key.name),
+        "db": key.db,
+        "type": key.type,
+        "memory": key.memory,
+        "length": key.length,
+        "ttl_ms": key.ttl_ms,
+        "encoding": key.encoding,
+    }
+
+
+def _keyspace(report: Report) -> dict[str, Any] | None:
+    keyspace = report.stats.keyspace
+    if keyspace is None:
+        return None
+    sampling = keyspace.sampling
+    return {
+        "keys": keyspace.keys,
+        "memory": keyspace.memory,
+        "with_ttl": keyspace.with_ttl,
+        "memory_with_ttl": keyspace.memory_with_ttl,
+        "ttl_coverage": keyspace.ttl_coverage,
+        "memory_ttl_coverage": keyspace.memory_ttl_coverage,
+        "skipped": keyspace.skipped,
+        "by_type": [
+            {"type": t.type, "keys": t.keys, "memory": t.memory, "elements": t.elements, "with_ttl": t.with_ttl}
+            for t in keyspace.by_type
+        ],
+        "by_db": _buckets(keyspace.by_db, "db"),
+        "ttl_histogram": _buckets(keyspace.ttl_histogram, "bucket"),
+        "namespaces": _buckets(keyspace.namespaces, "namespace"),
+        "encodings": _buckets(keyspace.encodings, "encoding"),
+        "top_by_memory": [_top_key(k) for k in keyspace.top_by_memory],
+        "top_by_length": [_top_key(k) for k in keyspace.top_by_length],
+        "sampling": None
+        if sampling is None
+        else {
+            "rate": sampling.rate,
+            "population": sampling.population,
+            "sampled": sampling.sampled,
+            "estimates": [{"name": e.name, "value": e.value, "ci95": [e.low, e.high]} for e in sampling.estimates],
+        },
+    }
 
 
 def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
@@ -83,14 +157,17 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
             "keys": stats.keys,
             "patterns": stats.patterns,
             "findings": len(report.findings),
-            "keys_flagged": sum(f.count for f in report.findings),
             "by_severity": by_severity,
             "by_family": by_family,
             "max_severity": worst.label if worst is not None else None,
             "elapsed_seconds": stats.elapsed_seconds,
             "pattern_cap": stats.pattern_cap,
             "overflow_keys": stats.overflow_keys,
+            "keys_flagged": stats.keys_flagged,
+            "score": stats.score,
         },
+        "server": _server(report),
+        "keyspace": _keyspace(report),
         "top_patterns": [{**_name("pattern", p.pattern), "count": p.count} for p in stats.top_patterns],
         "findings": [_finding(f, report, lang) for f in report.findings],
         "rules": {

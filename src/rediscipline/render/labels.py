@@ -29,6 +29,31 @@ LABELS = {
     "preset": Text("preset", "预设"),
     "namespace": Text("namespace", "命名空间"),
     "more": Text("and {n} more", "另有 {n} 个"),
+    "calls": Text("calls", "次调用"),
+    "server": Text("server", "实例"),
+    "score": Text("score {score}/100", "得分 {score}/100"),
+    "flagged": Text("{n} keys with a warning or error", "{n} 个 Key 有警告或错误"),
+    "keyspace": Text("Keyspace", "键空间"),
+    "memory-by-type": Text("memory by type", "按类型的内存"),
+    "ttl-coverage": Text(
+        "TTL coverage: {keys} of keys, {memory} of memory", "设置 TTL 的比例：Key {keys}，内存 {memory}"
+    ),
+    "ttl-histogram": Text("TTL left", "剩余 TTL"),
+    "top-namespaces": Text("namespaces by memory", "按内存排序的命名空间"),
+    "top-memory": Text("biggest keys by memory", "内存最大的 Key"),
+    "top-length": Text("biggest collections by elements", "元素最多的集合"),
+    "skipped": Text(
+        "{n} keys vanished or changed type while being probed (skipped)",
+        "{n} 个 Key 在探测期间被删除或改变类型（已跳过）",
+    ),
+    "sampled": Text(
+        "sampled {sampled} of {population} keys (rate {rate}); estimates with 95% CI:",
+        "从 {population} 个 Key 中抽样 {sampled} 个（比例 {rate}）；估计值及 95% 置信区间：",
+    ),
+    "estimate": Text("≈ {value} (95% CI {low}–{high})", "≈ {value}（95% 置信区间 {low}–{high}）"),
+    "no-ttl": Text("no TTL", "无 TTL"),
+    "elements": Text("elements", "个元素"),
+    "resume": Text("resume with: --resume {cursor}", "继续扫描：--resume {cursor}"),
 }
 
 

@@ -18,6 +18,7 @@ from rediscipline.model.location import Location
 from rediscipline.model.report import Report
 from rediscipline.model.severity import Severity
 from rediscipline.render.labels import SEVERITY, label
+from rediscipline.render.text_live import keyspace_section, score_line, server_line
 
 STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.NOTE: "cyan"}
 MARK = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.NOTE: "●"}
@@ -38,8 +39,13 @@ def _summary(report: Report, console: Console, lang: str) -> None:
         head.append(" + " + " + ".join(report.run.overlays))
     head.append(f" · {report.run.rules_enabled} {label('rules', lang)}")
     console.print(head)
+    if stats.server is not None:
+        console.print(server_line(stats.server, lang))
     scanned = label("scanned", lang, keys=f"{stats.keys:,}", patterns=f"{stats.patterns:,}")
     console.print(RichText(f"{scanned} ({stats.elapsed_seconds:.2f} s)", style="dim"))
+    score = score_line(report, lang)
+    if score is not None:
+        console.print(score)
     console.print()
     counts = report.count_by_severity()
     line = RichText(f"{label('summary', lang)}: ", style="bold")
@@ -69,6 +75,11 @@ def _finding(finding: Finding, console: Console, lang: str) -> None:
         line.append(display_bytes(finding.pattern, NAME_LIMIT), style="bold")
         unit = label("key" if finding.count == 1 else "keys", lang)
         line.append(f"  {finding.count:,} {unit}", style="magenta")
+        if finding.estimate is not None:
+            value, low, high = (f"{v:,.0f}" for v in finding.estimate)
+            line.append("  " + label("estimate", lang, value=value, low=low, high=high), style="magenta")
+    elif finding.examples or finding.count > 1:  # a command: how often it ran
+        line.append(f"{finding.count:,} {label('calls', lang)}", style="magenta")
     line.append("  " + finding.message.in_(lang))
     if finding.namespace:
         line.append(f"  [{label('namespace', lang)} {finding.namespace}]", style="dim")
@@ -82,7 +93,7 @@ def _finding(finding: Finding, console: Console, lang: str) -> None:
             where = _location_text(example.location)
             if where:
                 examples.append(f" ({where})", style="dim")
-        if finding.count > len(finding.examples):
+        if finding.pattern is not None and finding.count > len(finding.examples):
             examples.append(" … " + label("more", lang, n=f"{finding.count - len(finding.examples):,}"), style="dim")
         console.print(examples)
 
@@ -115,13 +126,17 @@ def render_text(report: Report, stream: TextIO, lang: str = "en", color: bool = 
         if meta is not None:
             header.append(f" {meta.slug}", style="bold")
             header.append(f"  {meta.title.in_(lang)}")
-        header.append(f"  ({sum(f.count for f in findings):,} {label('keys', lang)})", style="dim")
+        keyed = sum(f.count for f in findings if f.pattern is not None)
+        if keyed:
+            header.append(f"  ({keyed:,} {label('keys', lang)})", style="dim")
         console.print(header)
         if meta is not None and meta.sources:
             console.print(RichText(f"  {label('source', lang)}: " + " · ".join(meta.sources), style="dim"))
         for finding in findings:
             _finding(finding, console, lang)
         console.print()
+    if report.stats.keyspace is not None:
+        keyspace_section(report.stats.keyspace, console, lang)
     if report.stats.top_patterns:
         console.print(RichText(label("top-patterns", lang), style="bold"))
         for stat in report.stats.top_patterns[:5]:
@@ -131,3 +146,6 @@ def render_text(report: Report, stream: TextIO, lang: str = "en", color: bool = 
         console.print(RichText(label("notes", lang), style="bold"))
         for note in report.notes:
             console.print(RichText("  " + note.in_(lang)))
+    server = report.stats.server
+    if server is not None and server.resume_cursor:
+        console.print(RichText(label("resume", lang, cursor=server.resume_cursor), style="bold"))

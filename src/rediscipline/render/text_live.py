@@ -1,0 +1,130 @@
+"""The parts of the text report that only sources with probed values have: server, score, keyspace."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text as RichText
+
+from rediscipline.model.display import display_bytes
+from rediscipline.model.keyspace import KeyspaceStats, TopKey
+from rediscipline.model.report import Report, ServerSummary
+from rediscipline.render.labels import label
+from rediscipline.render.units import human_bytes, human_count, share
+
+NAME_LIMIT = 80
+TOP_ROWS = 10
+
+
+def server_line(server: ServerSummary, lang: str) -> RichText:
+    role = f" ({server.role})" if server.role else ""
+    line = RichText(f"{label('server', lang)}: {server.flavor} {server.version}{role} · {server.address}")
+    memory = f" · used {human_bytes(server.used_memory)}"
+    if server.maxmemory is not None:
+        memory += f" / maxmemory {human_bytes(server.maxmemory) if server.maxmemory else '0 (unset)'}"
+    if server.maxmemory_policy:
+        memory += f" · {server.maxmemory_policy}"
+    line.append(memory, style="dim")
+    if server.dbs:
+        line.append(" · " + ", ".join(f"db{db} {keys:,}" for db, keys in server.dbs), style="dim")
+    return line
+
+
+def score_line(report: Report, lang: str) -> RichText | None:
+    stats = report.stats
+    if stats.score is None or (stats.keyspace is None and stats.server is None):
+        return None
+    style = "green" if stats.score >= 90 else "yellow" if stats.score >= 60 else "bold red"
+    line = RichText(label("score", lang, score=stats.score), style=style)
+    line.append(" · " + label("flagged", lang, n=f"{stats.keys_flagged:,}"), style="dim")
+    return line
+
+
+def _table(console: Console, title: str, headers: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
+    table = Table(title=title, title_justify="left", title_style="bold", box=None, pad_edge=False)
+    for index, header in enumerate(headers):
+        table.add_column(header, justify="right" if index else "left", overflow="fold")
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
+
+
+def _top(keys: tuple[TopKey, ...]) -> list[tuple[str, ...]]:
+    return [
+        (
+            display_bytes(key.name, NAME_LIMIT),
+            f"db{key.db or 0}",
+            key.type or "?",
+            human_bytes(key.memory),
+            f"{key.length:,}" if key.length is not None else "?",
+            "-" if key.ttl_ms is None or key.ttl_ms < 0 else f"{key.ttl_ms // 1000:,} s",
+            key.encoding or "?",
+        )
+        for key in keys[:TOP_ROWS]
+    ]
+
+
+def keyspace_section(keyspace: KeyspaceStats, console: Console, lang: str) -> None:
+    console.print(RichText(label("keyspace", lang), style="bold"))
+    coverage = label(
+        "ttl-coverage", lang, keys=share(keyspace.ttl_coverage), memory=share(keyspace.memory_ttl_coverage)
+    )
+    console.print(RichText(f"  {keyspace.keys:,} keys · {human_bytes(keyspace.memory)} · {coverage}"))
+    if keyspace.skipped:
+        console.print(RichText("  " + label("skipped", lang, n=f"{keyspace.skipped:,}"), style="dim"))
+    sampling = keyspace.sampling
+    if sampling is not None:
+        console.print(
+            RichText(
+                "  "
+                + label(
+                    "sampled",
+                    lang,
+                    sampled=f"{sampling.sampled:,}",
+                    population=f"{sampling.population:,}",
+                    rate=f"{sampling.rate:.4g}",
+                )
+            )
+        )
+        for estimate in sampling.estimates:
+            shown = human_bytes if "memory" in estimate.name else human_count
+            text = label(
+                "estimate", lang, value=shown(estimate.value), low=shown(estimate.low), high=shown(estimate.high)
+            )
+            console.print(RichText(f"    {estimate.name}: {text}"))
+    console.print()
+    _table(
+        console,
+        label("memory-by-type", lang),
+        ("type", "keys", "memory", "elements", "with TTL"),
+        [
+            (
+                t.type,
+                f"{t.keys:,}",
+                human_bytes(t.memory),
+                f"{t.elements:,}",
+                share(t.with_ttl / t.keys if t.keys else None),
+            )
+            for t in keyspace.by_type
+        ],
+    )
+    console.print()
+    _table(
+        console,
+        label("ttl-histogram", lang),
+        ("TTL", "keys", "memory"),
+        [(b.label, f"{b.keys:,}", human_bytes(b.memory)) for b in keyspace.ttl_histogram],
+    )
+    console.print()
+    _table(
+        console,
+        label("top-namespaces", lang),
+        ("namespace", "keys", "memory"),
+        [(b.label, f"{b.keys:,}", human_bytes(b.memory)) for b in keyspace.namespaces[:TOP_ROWS]],
+    )
+    headers = ("key", "db", "type", "memory", "length", "TTL", "encoding")
+    for title, keys in (("top-memory", keyspace.top_by_memory), ("top-length", keyspace.top_by_length)):
+        if keys:
+            console.print()
+            _table(console, label(title, lang), headers, _top(keys))
+    console.print()

@@ -9,7 +9,17 @@ from rediscipline.api.common import build_report, new_engine, settings_for
 from rediscipline.engine.runner import Engine
 from rediscipline.model.location import SOURCE_LIVE
 from rediscipline.model.report import Report, ServerSummary
-from rediscipline.model.server import CHECK_MEMORY, CHECK_NO_TOUCH, CHECK_OBJECT, CHECK_SELECT, ServerFact
+from rediscipline.model.server import (
+    CHECK_ACCESS,
+    CHECK_ACL,
+    CHECK_CONFIG,
+    CHECK_MEMORY,
+    CHECK_NO_TOUCH,
+    CHECK_OBJECT,
+    CHECK_SELECT,
+    CHECK_SLOWLOG,
+    ServerFact,
+)
 from rediscipline.model.text import Text
 from rediscipline.rules import default_registry
 from rediscipline.rules.registry import Registry
@@ -237,6 +247,21 @@ _COSTS = {
         "SELECT was refused: only the connection's database was scanned",
         "SELECT 被拒绝：只扫描了连接所在的库",
     ),
+    CHECK_NO_TOUCH: (
+        "CLIENT NO-TOUCH is unavailable (Redis/Valkey < 7.2, or not permitted): the length probes may refresh "
+        "keys' LRU/LFU data; idle times were read before them",
+        "CLIENT NO-TOUCH 不可用（版本低于 7.2 或无权限）：长度探测可能刷新 LRU/LFU；空闲时间在其之前读取",
+    ),
+    CHECK_ACCESS: (
+        "whether the scanning user can run KEYS, FLUSHALL, CONFIG… could not be checked",
+        "无法检查扫描用户能否执行 KEYS、FLUSHALL、CONFIG 等命令",
+    ),
+    CHECK_ACL: ("ACL LIST was refused: users without a password were not checked", "ACL LIST 被拒绝：未检查无密码用户"),
+    CHECK_CONFIG: (
+        "CONFIG GET was refused: configuration rules used INFO only",
+        "CONFIG GET 被拒绝：配置类规则只依据 INFO",
+    ),
+    CHECK_SLOWLOG: ("the slow log was not read", "未读取慢日志"),
 }
 
 

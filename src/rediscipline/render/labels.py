@@ -30,6 +30,7 @@ LABELS = {
     "namespace": Text("namespace", "命名空间"),
     "more": Text("and {n} more", "另有 {n} 个"),
     "calls": Text("calls", "次调用"),
+    "call": Text("call", "次调用"),
     "server": Text("server", "实例"),
     "score": Text("score {score}/100", "得分 {score}/100"),
     "flagged": Text("{n} keys with a warning or error", "{n} 个 Key 有警告或错误"),

@@ -79,7 +79,7 @@ def _finding(finding: Finding, console: Console, lang: str) -> None:
             value, low, high = (f"{v:,.0f}" for v in finding.estimate)
             line.append("  " + label("estimate", lang, value=value, low=low, high=high), style="magenta")
     elif finding.examples or finding.count > 1:  # a command: how often it ran
-        line.append(f"{finding.count:,} {label('calls', lang)}", style="magenta")
+        line.append(f"{finding.count:,} {label('call' if finding.count == 1 else 'calls', lang)}", style="magenta")
     line.append("  " + finding.message.in_(lang))
     if finding.namespace:
         line.append(f"  [{label('namespace', lang)} {finding.namespace}]", style="dim")

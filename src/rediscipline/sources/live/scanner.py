@@ -254,7 +254,10 @@ class _DbScan:
         scan = request[1]
         if scan is None:
             return []
-        self.cursor, names = int(replies[0][0]), replies[0][1]
+        reply = replies[0]
+        if is_error(reply):
+            raise SourceError(f"{self.owner.display} refused SCAN: {reply}")
+        self.cursor, names = int(reply[0]), reply[1]
         self.owner.listed += len(names)
         if self.cursor == 0:
             self.scanning = False

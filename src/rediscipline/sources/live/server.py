@@ -20,6 +20,7 @@ from rediscipline.model.server import (
     DANGEROUS_COMMANDS,
     ServerFact,
 )
+from rediscipline.sources.errors import SourceError
 from rediscipline.sources.live.wire import Wire, is_error
 
 SLOWLOG_ENTRIES = 128
@@ -80,6 +81,7 @@ def read_server(wire: Wire, origin: Location, *, access: bool = True) -> ServerF
     unavailable: dict[str, str] = {}
     info_reply = wire.call("INFO", "all")
     if is_error(info_reply):
+        _require_access(info_reply, origin)
         info_reply = wire.call("INFO")  # very old servers, or `INFO all` refused by a proxy
     info = parse_info(info_reply) if isinstance(info_reply, bytes) else {}
     keyspace, expires = keyspace_of(info)
@@ -120,6 +122,13 @@ def read_server(wire: Wire, origin: Location, *, access: bool = True) -> ServerF
         callable=callable_,
         unavailable=unavailable,
     )
+
+
+def _require_access(reply: Any, origin: Location) -> None:
+    """A server that wants a password answers every command with NOAUTH: say so instead of scanning."""
+    text = str(reply)
+    if text.startswith("NOAUTH") or "authentication required" in text.lower():
+        raise SourceError(f"{origin.path} requires a password: put it in the URL or use --password-env VAR")
 
 
 def _dry_run(wire: Wire, user: str, unavailable: dict[str, str]) -> dict[str, bool | None]:

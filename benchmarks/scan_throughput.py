@@ -433,7 +433,9 @@ def pinning(wanted: bool) -> tuple[list[str], list[str], int | None, str]:
     if not taskset or not {SERVER_CPU, CLIENT_CPU} <= cpus:
         return [], [], None, f"unavailable (taskset: {taskset or 'missing'}, CPUs {sorted(cpus)}), unpinned"
     server, client = [taskset, "-c", str(SERVER_CPU)], [taskset, "-c", str(CLIENT_CPU)]
-    return server, client, CLIENT_CPU, f"server on CPU {SERVER_CPU}, memkeys/scan/GET probe on CPU {CLIENT_CPU}"
+    # The GET probe shares the server's CPU, not the tool's: it measures how long the *server* makes other
+    # clients wait. Sharing the CPU of a busy tool would measure the probe's own scheduling delay instead.
+    return server, client, SERVER_CPU, f"server and GET probe on CPU {SERVER_CPU}, memkeys/scan on CPU {CLIENT_CPU}"
 
 
 def rediscipline_argv() -> list[str]:
@@ -449,7 +451,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Wall time, GET latency and RSS of `rediscipline scan` vs memkeys.")
     parser.add_argument("--keys", type=parse_count, default=DEFAULT_KEYS, help="keys to load (default 1,000,000)")
     parser.add_argument("--repeat", type=parse_count, default=1, help="runs of each command, alternating")
-    parser.add_argument("--pin", action="store_true", help="taskset: server on CPU 0, clients on CPU 1")
+    parser.add_argument(
+        "--scan-args", type=str.split, default=[], help="extra options for rediscipline scan, e.g. '--batch 50'"
+    )
+    parser.add_argument(
+        "--pin", action="store_true", help="taskset: server and GET probe on CPU 0, memkeys/scan on CPU 1"
+    )
     parser.add_argument(
         "--rss-curve",
         nargs="?",
@@ -488,7 +495,16 @@ def main(argv: list[str] | None = None) -> int:
 
         output = server.workdir / "scan.json"
         memkeys = [*client_pin, redis_cli, "-h", HOST, "-p", str(server.port), "--memkeys"]
-        scan = [*client_pin, *rediscipline_argv(), "scan", server.url, "--isolated", "--format", "json"]
+        scan = [
+            *client_pin,
+            *rediscipline_argv(),
+            "scan",
+            server.url,
+            "--isolated",
+            *args.scan_args,
+            "--format",
+            "json",
+        ]
         scan += ["--output", str(output), "--exit-zero"]
         commands = [server.argv, memkeys, scan]
         setup = Setup(timer, server.port, probe_cpu)

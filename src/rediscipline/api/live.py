@@ -47,7 +47,7 @@ class LiveScanOptions:
     type: str | None = None
     sample: int | None = None  # draw about this many keys uniformly at random
     seed: int | None = None
-    batch: int = 100
+    batch: int = 50
     target_ms: float = 1.0
     max_ops: int | None = None
     resume: str | None = None  # `db:cursor` printed by an interrupted scan

@@ -33,7 +33,7 @@ TYPES = ("string", "list", "hash", "set", "zset", "stream")
 @click.option(
     "--batch",
     type=click.IntRange(min=10, max=1000),
-    default=100,
+    default=50,
     show_default=True,
     help="Keys per round trip at most (it shrinks by itself when the server is slow to answer).",
 )

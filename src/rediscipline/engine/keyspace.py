@@ -102,18 +102,27 @@ class KeyspaceCollector:
         counter.memory += memory
         counter.elements += length
         counter.with_ttl += has_ttl
-        for table, label in (
-            (self._ttl, _ttl_bucket(ttl)),
-            (self._namespaces, namespace),
-            (self._encodings, fact.encoding),
-            (self._dbs, fact.db),
-        ):
-            counter = table.get(label)
-            if counter is None:
-                capped = table is self._namespaces and len(table) >= NAMESPACE_CAP
-                counter = table.setdefault(OTHER if capped else label, _Counter())
-            counter.keys += 1
-            counter.memory += memory
+        bucket = self._ttl.get(_ttl_bucket(ttl))
+        if bucket is None:
+            bucket = self._ttl[_ttl_bucket(ttl)] = _Counter()
+        bucket.keys += 1
+        bucket.memory += memory
+        counter = self._namespaces.get(namespace)
+        if counter is None:
+            capped = len(self._namespaces) >= NAMESPACE_CAP
+            counter = self._namespaces.setdefault(OTHER if capped else namespace, _Counter())
+        counter.keys += 1
+        counter.memory += memory
+        counter = self._encodings.get(fact.encoding)
+        if counter is None:
+            counter = self._encodings[fact.encoding] = _Counter()
+        counter.keys += 1
+        counter.memory += memory
+        counter = self._dbs.get(fact.db)
+        if counter is None:
+            counter = self._dbs[fact.db] = _Counter()
+        counter.keys += 1
+        counter.memory += memory
         if memory and (len(self._by_memory) < self.top or memory > self._by_memory[0][0]):
             self._push(self._by_memory, memory, fact)
         if length and fact.type != "string" and (len(self._by_length) < self.top or length > self._by_length[0][0]):

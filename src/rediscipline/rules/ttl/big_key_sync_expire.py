@@ -96,11 +96,11 @@ class BigKeySyncExpire(FactRule[BigKeySyncExpireOptions]):
     uses_server = True
 
     def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[BigKeySyncExpireOptions]) -> Iterator[Violation]:
+        if fact.ttl_ms is None or fact.ttl_ms < 0 or fact.type in (None, "string"):
+            return  # first, because most keys stop here
         server = ctx.server
         setting = server.config_value(SETTING) if server is not None else None
         if setting is None or setting.lower() != "no":
-            return
-        if fact.ttl_ms is None or fact.ttl_ms < 0 or fact.type in (None, "string"):
             return
         opts = ctx.options
         elements, memory = fact.length, fact.memory

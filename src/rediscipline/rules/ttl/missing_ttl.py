@@ -13,6 +13,15 @@ from rediscipline.model.text import Text
 from rediscipline.rules.base import FactRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions, option
 
+#: The same words for every key without a TTL: built once, not once per key (a live scan meets millions).
+_MISSING = Violation(
+    "missing",
+    Text(
+        "key has no TTL and stays until deleted: set one when writing it (SET … EX, EXPIRE)",
+        "Key 没有过期时间，会一直保留到被删除：写入时设置 TTL（SET … EX、EXPIRE）",
+    ),
+)
+
 
 @dataclass(frozen=True)
 class MissingTtlOptions(RuleOptions):
@@ -90,13 +99,7 @@ class MissingTtl(FactRule[MissingTtlOptions]):
         declared = namespace.ttl_required if namespace is not None else None
         if declared is None:
             if ctx.options.required:
-                yield Violation(
-                    "missing",
-                    Text(
-                        "key has no TTL and stays until deleted: set one when writing it (SET … EX, EXPIRE)",
-                        "Key 没有过期时间，会一直保留到被删除：写入时设置 TTL（SET … EX、EXPIRE）",
-                    ),
-                )
+                yield _MISSING
         elif declared and namespace is not None:
             yield Violation(
                 "missing",

@@ -93,7 +93,7 @@ class SerializedValue(FactRule[SerializedValueOptions]):
         head, size = fact.head, fact.length
         if fact.type != "string" or not head or size is None:
             return
-        shown = size_text(size)
+        shown = size_text(size)  # cheap enough: only strings whose head is known get here
         if head.startswith(JAVA_MAGIC):
             yield Violation(
                 "java-serialized",

@@ -43,7 +43,7 @@ class ScanSettings:
     type: str | None = None
     sample_rate: float | None = None
     seed: int | None = None
-    batch: int = 100
+    batch: int = 50
     target_ms: float = 1.0
     max_ops: int | None = None
     resume: tuple[int, int] | None = None  # (db, cursor)

@@ -14,7 +14,7 @@ from rich.text import Text as RichText
 
 from rediscipline.model.display import display_bytes
 from rediscipline.model.finding import Finding
-from rediscipline.model.location import Location
+from rediscipline.model.location import SOURCE_LIVE, Location
 from rediscipline.model.report import Report
 from rediscipline.model.severity import Severity
 from rediscipline.render.labels import SEVERITY, label
@@ -26,6 +26,8 @@ NAME_LIMIT = 100
 
 
 def _location_text(location: Location) -> str:
+    if location.source == SOURCE_LIVE:  # the server is in the header; an example only needs its database
+        return f"db{location.db}" if location.db is not None else ""
     path = location.path or ""
     return f"{path}:{location.line}" if location.line is not None else path
 

@@ -158,7 +158,8 @@ def _scan(
     except KeyboardInterrupt:
         interrupted = True
     finally:
-        scanner.wire.close() if scanner.wire is not wire else None
+        if scanner.wire is not wire:  # a reconnected wire; `scan_live` closes the first one
+            scanner.wire.close()
     result = engine.finish(SOURCE_LIVE)
     resume_token = scanner.resume_token if interrupted else None
     summary = _summary(address, server, unavailable, resume_token)

@@ -117,38 +117,39 @@ class Groups:
     def findings(self, source: str) -> list[Finding]:
         out: list[Finding] = []
         for (rule_id, code, pattern), group in self._groups.items():
-            v = group.violation
             first = group.examples[0].location if group.examples else Location(source)
-            out.append(
-                Finding(
-                    rule_id=rule_id,
-                    code=code,
-                    severity=v.severity,
-                    message=v.message,
-                    location=Location(first.source, first.path, first.line, None, first.db),
-                    fingerprint=key_fingerprint(rule_id, code, source, pattern),
-                    pattern=pattern,
-                    count=group.count,
-                    examples=tuple(group.examples),
-                    namespace=v.namespace,
-                    worst=group.worst,
-                )
-            )
+            location = Location(first.source, first.path, first.line, None, first.db)
+            fingerprint = key_fingerprint(rule_id, code, source, pattern)
+            out.append(_finding(group, code, location, fingerprint, pattern=pattern))
         for (rule_id, code, (subject, evidence)), group in self._subjects.items():
-            v = group.violation
-            out.append(
-                Finding(
-                    rule_id=rule_id,
-                    code=code,
-                    severity=v.severity,
-                    message=v.message,
-                    location=self._subject_origin[(rule_id, code, (subject, evidence))],
-                    fingerprint=key_fingerprint(rule_id, code, source, f"\0{subject}\0{evidence}".encode()),
-                    count=group.count,
-                    examples=tuple(group.examples),
-                    worst=group.worst,
-                    subject=subject,
-                )
-            )
+            location = self._subject_origin[(rule_id, code, (subject, evidence))]
+            fingerprint = key_fingerprint(rule_id, code, source, f"\0{subject}\0{evidence}".encode())
+            out.append(_finding(group, code, location, fingerprint, subject=subject))
         out.sort(key=lambda f: (-f.severity, f.rule_id, -f.count, f.pattern or b"", f.code))
         return out
+
+
+def _finding(
+    group: Group,
+    code: str,
+    location: Location,
+    fingerprint: str,
+    *,
+    pattern: bytes | None = None,
+    subject: str | None = None,
+) -> Finding:
+    v = group.violation
+    return Finding(
+        rule_id=v.rule_id,
+        code=code,
+        severity=v.severity,
+        message=v.message,
+        location=location,
+        fingerprint=fingerprint,
+        pattern=pattern,
+        count=group.count,
+        examples=tuple(group.examples),
+        namespace=v.namespace,
+        worst=group.worst,
+        subject=subject,
+    )

@@ -12,7 +12,7 @@ from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import FactRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions, option
-from rediscipline.rules.value.common import COLLECTIONS, STORED_CHECKS, size_text
+from rediscipline.rules.value.common import COLLECTIONS, STORED_CHECKS, over_limit, size_text
 
 
 @dataclass(frozen=True)
@@ -79,12 +79,10 @@ class CollectionBytes(FactRule[CollectionBytesOptions]):
         if fact.type not in COLLECTIONS or size is None:
             return
         opts = ctx.options
-        if opts.error_bytes and size > opts.error_bytes:
-            code, limit, severity = "far-over-limit", opts.error_bytes, Severity.ERROR
-        elif opts.max_bytes and size > opts.max_bytes:
-            code, limit, severity = "over-limit", opts.max_bytes, Severity.WARNING
-        else:
+        verdict = over_limit(size, opts.max_bytes, opts.error_bytes)
+        if verdict is None:
             return
+        code, limit, severity = verdict
         kind, shown, shown_limit = fact.type, size_text(size), size_text(limit)
         yield Violation(
             code,

@@ -12,7 +12,7 @@ from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import FactRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions, option
-from rediscipline.rules.value.common import ELEMENT_NOUNS, VALUE_CHECKS, count_text
+from rediscipline.rules.value.common import ELEMENT_NOUNS, VALUE_CHECKS, count_text, over_limit
 
 
 @dataclass(frozen=True)
@@ -95,12 +95,10 @@ class CollectionElements(FactRule[CollectionElementsOptions]):
         declared = ctx.namespace.max_elements if ctx.namespace is not None else None
         warn_limit = declared if declared else opts.max_elements
         error_limit = max(opts.error_elements, warn_limit) if opts.error_elements else 0
-        if error_limit and count > error_limit:
-            code, limit, severity = "far-over-limit", error_limit, Severity.ERROR
-        elif warn_limit and count > warn_limit:
-            code, limit, severity = "over-limit", warn_limit, Severity.WARNING
-        else:
+        verdict = over_limit(count, warn_limit, error_limit)
+        if verdict is None:
             return
+        code, limit, severity = verdict
         kind = fact.type
         yield Violation(
             code,

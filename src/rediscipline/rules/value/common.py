@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 
 #: Probed values are judged by the live scanner, by the dump reader, and by the runtime guard (which sees them).
@@ -60,3 +61,16 @@ def is_text(head: bytes) -> bool:
 def is_dense_hll(length: int, head: bytes | None) -> bool:
     """A dense HyperLogLog (12 304 bytes): certain when the head shows the magic, assumed when it was not read."""
     return length == DENSE_HLL_BYTES and (head is None or head.startswith(HLL_MAGIC))
+
+
+def over_limit(value: int, warn_limit: int, error_limit: int) -> tuple[str, int, Severity] | None:
+    """The two-level size check shared by the size rules: (code, limit, severity), or None within limits.
+
+    A limit of 0 is off. Codes stay `over-limit`/`far-over-limit` whatever the numbers, so presets can move
+    limits without changing fingerprints.
+    """
+    if error_limit and value > error_limit:
+        return "far-over-limit", error_limit, Severity.ERROR
+    if warn_limit and value > warn_limit:
+        return "over-limit", warn_limit, Severity.WARNING
+    return None

@@ -12,7 +12,7 @@ from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import FactRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions, option
-from rediscipline.rules.value.common import VALUE_CHECKS, is_dense_hll, size_text
+from rediscipline.rules.value.common import VALUE_CHECKS, is_dense_hll, over_limit, size_text
 
 
 @dataclass(frozen=True)
@@ -82,12 +82,10 @@ class StringSize(FactRule[StringSizeOptions]):
         if fact.type != "string" or size is None or is_dense_hll(size, fact.head):
             return
         opts = ctx.options
-        if opts.error_bytes and size > opts.error_bytes:
-            code, limit, severity = "far-over-limit", opts.error_bytes, Severity.ERROR
-        elif opts.max_bytes and size > opts.max_bytes:
-            code, limit, severity = "over-limit", opts.max_bytes, Severity.WARNING
-        else:
+        verdict = over_limit(size, opts.max_bytes, opts.error_bytes)
+        if verdict is None:
             return
+        code, limit, severity = verdict
         shown, shown_limit = size_text(size), size_text(limit)
         yield Violation(
             code,

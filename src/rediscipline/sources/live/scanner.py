@@ -88,6 +88,7 @@ class LiveScanner:
         self._locations: dict[int, Location] = {}
         self._clock_offset_ms = _clock_offset(wire)
         self._started = time.perf_counter()
+        self._sent_before = 0  # commands sent on connections that were lost
 
     # -- the scan -----------------------------------------------------------------------------------------
 
@@ -128,6 +129,7 @@ class LiveScanner:
                         f"lost the connection to {self.display} ({error}); resume with --resume {db}:{cursor}"
                     ) from None
                 time.sleep(0.5 * 2 ** (attempts - 1))
+                self._sent_before += self.wire.commands_sent  # keep --max-ops honest across connections
                 self.wire.close()
                 try:
                     self.wire = self._reconnect()
@@ -154,7 +156,7 @@ class LiveScanner:
         if self.settings.max_ops is None:
             return
         elapsed = time.perf_counter() - self._started
-        ahead = self.wire.commands_sent / self.settings.max_ops - elapsed
+        ahead = (self._sent_before + self.wire.commands_sent) / self.settings.max_ops - elapsed
         if ahead > 0:
             time.sleep(ahead)
 
@@ -166,7 +168,9 @@ class LiveScanner:
         elif waited_ms < target / 2:
             self.batch = min(MAX_BATCH, self.settings.batch, int(self.batch * 1.25) + 1)
 
-    def disable(self, check: str, reply: Any) -> None:
+    def refused(self, check: str, reply: Any) -> None:
+        """Record the server's refusal of a probe once. The probe stays in the pipeline (requests in flight
+        are laid out with it, and an error reply costs the server next to nothing); its field stays None."""
         self.unavailable.setdefault(check, str(reply))
 
 
@@ -362,14 +366,14 @@ class _DbScan:
                 record.gone = True
                 return
             else:
-                self.owner.disable(CHECK_MEMORY, reply)
+                self.owner.refused(CHECK_MEMORY, reply)
         if probes.encoding:
             reply = replies[at]
             at += 1
             if reply.__class__ is bytes:
                 record.encoding = reply.decode("ascii", "replace")
             elif reply is not None:
-                self.owner.disable(CHECK_OBJECT, reply)
+                self.owner.refused(CHECK_OBJECT, reply)
         if probes.idle or probes.freq:
             reply = replies[at]
             if reply.__class__ is int:
@@ -378,7 +382,7 @@ class _DbScan:
                 else:
                     record.freq = reply
             elif reply is not None:
-                self.owner.disable(CHECK_OBJECT, reply)
+                self.owner.refused(CHECK_OBJECT, reply)
 
     def _stage2(self, record: KeyRecord, replies: list[Any]) -> None:
         for reply in replies:

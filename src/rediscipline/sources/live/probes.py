@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from rediscipline.model.facts import HEAD_BYTES
+from rediscipline.model.server import CHECK_MEMORY, CHECK_OBJECT
+from rediscipline.sources.live.wire import is_error
 
 LENGTH_COMMANDS = {
     "string": b"STRLEN",
@@ -144,3 +146,80 @@ class Probes:
 
     def stage4(self, record: KeyRecord) -> list[tuple[Any, ...]]:
         return [(b"HSTRLEN", record.name, name) for name in record.fields or ()]
+
+    def read_stage1(self, record: KeyRecord, replies: list[Any], at: int) -> list[tuple[str, Any]]:
+        """Fill stage-1 fields from `replies[at:]`; return the probes the server refused (check, reply)."""
+        refused: list[tuple[str, Any]] = []
+        kind = replies[at]
+        if kind.__class__ is not bytes or kind == b"none":
+            record.gone = True
+            return refused
+        record.type = kind.decode("ascii", "replace")
+        at += 1
+        if self.ttl:
+            ttl = replies[at]
+            at += 1
+            if ttl == -2:
+                record.gone = True
+                return refused
+            record.ttl_ms = ttl if ttl.__class__ is int else None
+        if self.memory:
+            reply = replies[at]
+            at += 1
+            if reply.__class__ is int:
+                record.memory = reply
+            elif reply is None:
+                record.gone = True
+                return refused
+            else:
+                refused.append((CHECK_MEMORY, reply))
+        if self.encoding:
+            reply = replies[at]
+            at += 1
+            if reply.__class__ is bytes:
+                record.encoding = reply.decode("ascii", "replace")
+            elif reply is not None:
+                refused.append((CHECK_OBJECT, reply))
+        if self.idle or self.freq:
+            reply = replies[at]
+            if reply.__class__ is int:
+                if self.idle:
+                    record.idle_seconds = reply
+                else:
+                    record.freq = reply
+            elif reply is not None:
+                refused.append((CHECK_OBJECT, reply))
+        return refused
+
+    def read_stage2(self, record: KeyRecord, replies: list[Any]) -> None:
+        for reply in replies:
+            if is_error(reply):  # WRONGTYPE: the key was replaced by another type since TYPE
+                record.gone = True
+                return
+        if record.type == "string" and self.head:
+            head = replies[-1] if replies else None
+            record.head = head if head.__class__ is bytes else None
+            if len(replies) == 2:
+                record.length = replies[0]
+            elif record.head is not None:
+                record.length = len(record.head)
+            return
+        if replies and replies[0].__class__ is int:
+            record.length = replies[0]
+            if record.length == 0 and record.type != "string":
+                record.gone = True  # Redis never keeps an empty collection: it was deleted
+
+    def read_stage3(self, record: KeyRecord, replies: list[Any]) -> bool:
+        """Take the sampled elements; True when hash fields still need their value lengths (stage 4)."""
+        if record.type == "hash":
+            fields = replies[0]
+            record.fields = [f for f in fields if isinstance(f, bytes)] if isinstance(fields, list) else []
+            return bool(record.fields)
+        elements: list[bytes] = []
+        for reply in replies:
+            if isinstance(reply, list):
+                elements.extend(e for e in reply if isinstance(e, bytes))
+            elif isinstance(reply, bytes):
+                elements.append(reply)
+        record.largest_element = max((len(e) for e in elements), default=None)
+        return False

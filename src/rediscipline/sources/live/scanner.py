@@ -19,7 +19,7 @@ from typing import Any
 
 from rediscipline.model.facts import KeyFact
 from rediscipline.model.location import SOURCE_LIVE, Location
-from rediscipline.model.server import CHECK_MEMORY, CHECK_OBJECT, CHECK_SELECT, ServerFact
+from rediscipline.model.server import CHECK_SELECT, ServerFact
 from rediscipline.sources.errors import SourceError
 from rediscipline.sources.live.probes import KeyRecord, Probes
 from rediscipline.sources.live.wire import LostConnection, Wire, is_error
@@ -86,7 +86,7 @@ class LiveScanner:
         self.random = random.Random(settings.seed)
         self._db = 0
         self._locations: dict[int, Location] = {}
-        self._clock_offset_ms = _clock_offset(wire)
+        self._clock_offset = _clock_offset(wire)
         self._started = time.perf_counter()
         self._sent_before = 0  # commands sent on connections that were lost
 
@@ -150,7 +150,7 @@ class LiveScanner:
         return found
 
     def now_ms(self) -> int:
-        return int(time.time() * 1000) + self._clock_offset_ms
+        return int((time.time() + self._clock_offset) * 1000)
 
     def throttle(self) -> None:
         if self.settings.max_ops is None:
@@ -232,11 +232,12 @@ class _DbScan:
         next_rare: list[tuple[int, KeyRecord]] = []
         done: list[KeyRecord] = []
         for record in stage1:
-            self._stage1(record, replies, position)
+            for refusal in probes.read_stage1(record, replies, position):
+                self.owner.refused(*refusal)
             position += width
             (done if record.gone else next_stage2).append(record)
         for record, count in stage2:
-            self._stage2(record, replies[position : position + count])
+            probes.read_stage2(record, replies[position : position + count])
             position += count
             if not record.gone and probes.wants_elements(record):
                 next_rare.append((3, record))
@@ -245,7 +246,7 @@ class _DbScan:
         for stage, record, count in rare:
             answer = replies[position : position + count]
             position += count
-            if stage == 3 and self._stage3(record, answer):
+            if stage == 3 and probes.read_stage3(record, answer):
                 next_rare.append((4, record))
             else:
                 if stage == 4:
@@ -340,83 +341,6 @@ class _DbScan:
             self.batches.append(batch)
         return records
 
-    # -- reply parsing -----------------------------------------------------------------------------------
-
-    def _stage1(self, record: KeyRecord, replies: list[Any], at: int) -> None:
-        probes = self.owner.probes
-        kind = replies[at]
-        if kind.__class__ is not bytes or kind == b"none":
-            record.gone = True
-            return
-        record.type = kind.decode("ascii", "replace")
-        at += 1
-        if probes.ttl:
-            ttl = replies[at]
-            at += 1
-            if ttl == -2:
-                record.gone = True
-                return
-            record.ttl_ms = ttl if ttl.__class__ is int else None
-        if probes.memory:
-            reply = replies[at]
-            at += 1
-            if reply.__class__ is int:
-                record.memory = reply
-            elif reply is None:
-                record.gone = True
-                return
-            else:
-                self.owner.refused(CHECK_MEMORY, reply)
-        if probes.encoding:
-            reply = replies[at]
-            at += 1
-            if reply.__class__ is bytes:
-                record.encoding = reply.decode("ascii", "replace")
-            elif reply is not None:
-                self.owner.refused(CHECK_OBJECT, reply)
-        if probes.idle or probes.freq:
-            reply = replies[at]
-            if reply.__class__ is int:
-                if probes.idle:
-                    record.idle_seconds = reply
-                else:
-                    record.freq = reply
-            elif reply is not None:
-                self.owner.refused(CHECK_OBJECT, reply)
-
-    def _stage2(self, record: KeyRecord, replies: list[Any]) -> None:
-        for reply in replies:
-            if is_error(reply):  # WRONGTYPE: the key was replaced by another type since TYPE
-                record.gone = True
-                return
-        if record.type == "string" and self.owner.probes.head:
-            head = replies[-1] if replies else None
-            record.head = head if head.__class__ is bytes else None
-            if len(replies) == 2:
-                record.length = replies[0]
-            elif record.head is not None:
-                record.length = len(record.head)
-            return
-        if replies and replies[0].__class__ is int:
-            record.length = replies[0]
-            if record.length == 0 and record.type != "string":
-                record.gone = True  # Redis never keeps an empty collection: it was deleted
-
-    def _stage3(self, record: KeyRecord, replies: list[Any]) -> bool:
-        """Take the sampled elements; True when hash fields still need their value lengths (stage 4)."""
-        if record.type == "hash":
-            fields = replies[0]
-            record.fields = [f for f in fields if isinstance(f, bytes)] if isinstance(fields, list) else []
-            return bool(record.fields)
-        elements: list[bytes] = []
-        for reply in replies:
-            if isinstance(reply, list):
-                elements.extend(e for e in reply if isinstance(e, bytes))
-            elif isinstance(reply, bytes):
-                elements.append(reply)
-        record.largest_element = max((len(e) for e in elements), default=None)
-        return False
-
     def _report(self, done: list[KeyRecord]) -> Iterator[KeyFact | Skipped]:
         if not done:
             return
@@ -457,10 +381,16 @@ class _DbScan:
         owner.resume_token = f"{self.db}:{oldest}" if oldest or self.scanning else None
 
 
-def _clock_offset(wire: Wire) -> int:
-    """Server clock minus local clock, in ms, so expiry times are on the server's clock."""
+def _clock_offset(wire: Wire) -> float:
+    """Server clock minus local clock, in seconds, so that expiry times are on the server's clock.
+
+    Taken against the midpoint of the TIME round trip, to the microsecond: `now_ms()` is read after the PTTL
+    replies arrive, so an absolute expiry (now + PTTL) can only come out late, never early. Keys set with
+    EXPIREAT on a whole second then stay in that second instead of splitting across two.
+    """
+    before = time.time()
     reply = wire.call(b"TIME")
+    after = time.time()
     if is_error(reply) or not isinstance(reply, list):
-        return 0
-    server_ms = int(reply[0]) * 1000 + int(reply[1]) // 1000
-    return server_ms - int(time.time() * 1000)
+        return 0.0
+    return int(reply[0]) + int(reply[1]) / 1_000_000 - (before + after) / 2

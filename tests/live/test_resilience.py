@@ -110,9 +110,15 @@ def test_sample_estimates_cover_the_full_scan(redis70: ServerProcess, redis70_da
     expected = sampling.rate * full.stats.keys
     assert abs(sampling.sampled - expected) < 5 * expected**0.5
     estimates = {e.name: e for e in sampling.estimates}
-    assert estimates["memory"].low <= full.stats.keyspace.memory <= estimates["memory"].high
-    persistent = full.stats.keyspace.keys - full.stats.keyspace.with_ttl
-    assert estimates["keys without ttl"].low <= persistent <= estimates["keys without ttl"].high
+    # SCAN order follows the server's random hash seed, so the draw differs per server start: test the
+    # intervals doubled (z ≈ 3.9, a miss once in ~10,000 runs), not the 95% ones (a miss once in 20 runs)
+    for name, truth in (
+        ("memory", full.stats.keyspace.memory),
+        ("keys without ttl", full.stats.keyspace.keys - full.stats.keyspace.with_ttl),
+    ):
+        estimate = estimates[name]
+        half = estimate.high - estimate.value
+        assert estimate.value - 2 * half <= truth <= estimate.value + 2 * half, (name, estimate, truth)
     keyed = [f for f in sampled.findings if f.pattern is not None]
     assert all(f.estimate is not None and f.estimate[0] >= f.count for f in keyed)
     assert any("sampled scan" in note.en for note in sampled.notes)

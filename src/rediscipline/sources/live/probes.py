@@ -33,9 +33,11 @@ LENGTH_COMMANDS = {
 COMPACT_ENCODINGS = frozenset({"listpack", "ziplist", "intset", "embstr", "int"})
 #: A collection is looked into when its average element is at least this big, whatever its encoding.
 ELEMENT_PROBE_AVERAGE = 1024
-#: Elements sampled from a large collection (all of a hash's fields when it has at most ALL_FIELDS).
+#: Elements sampled from a large collection (all of them when it has at most ALL_FIELDS; see stage3).
 ELEMENT_SAMPLE = 16
 ALL_FIELDS = 256
+#: Largest set or sorted set (by MEMORY USAGE) whose members are all read back to find the biggest one.
+MEMBER_TRANSFER_LIMIT = 1 << 20
 
 
 def _bulk(word: bytes) -> bytes:
@@ -138,10 +140,14 @@ class Probes:
         name, length = record.name, record.length or 0
         if record.type == "hash":
             return [(b"HRANDFIELD", name, length if length <= ALL_FIELDS else ELEMENT_SAMPLE)]
+        # Set and sorted-set members come back whole (no command gives their length alone), so read every
+        # member only of small collections whose measured memory bounds the transfer
+        small = length <= ALL_FIELDS and record.memory is not None and record.memory <= MEMBER_TRANSFER_LIMIT
+        count = length if small else ELEMENT_SAMPLE
         if record.type == "set":
-            return [(b"SRANDMEMBER", name, ELEMENT_SAMPLE)]
+            return [(b"SRANDMEMBER", name, count)]
         if record.type == "zset":
-            return [(b"ZRANDMEMBER", name, ELEMENT_SAMPLE)]
+            return [(b"ZRANDMEMBER", name, count)]
         return [(b"LINDEX", name, 0), (b"LINDEX", name, -1)]
 
     def stage4(self, record: KeyRecord) -> list[tuple[Any, ...]]:

@@ -9,8 +9,21 @@ Example::
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from rediscipline.api.common import settings_for
 from rediscipline.api.keys import KeyInput, check_key_names, check_keys
-from rediscipline.api.live import LiveScanOptions, scan_live
+
+if TYPE_CHECKING:
+    from rediscipline.api.live import LiveScanOptions, scan_live
 
 __all__ = ["KeyInput", "LiveScanOptions", "check_key_names", "check_keys", "scan_live", "settings_for"]
+
+
+def __getattr__(name: str) -> Any:
+    """Load the live scan (and redis-py with it) only when it is used: `rediscipline keys` never needs it."""
+    if name in ("LiveScanOptions", "scan_live"):
+        from rediscipline.api import live
+
+        return getattr(live, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -7,9 +7,8 @@ from typing import Any
 
 import click
 
-from rediscipline.api import LiveScanOptions, scan_live, settings_for
+from rediscipline.api import settings_for
 from rediscipline.cli.common import output_options, overrides_from, settings_options, write_report
-from rediscipline.cli.progress import scan_progress
 from rediscipline.render import RENDERERS
 
 TYPES = ("string", "list", "hash", "set", "zset", "stream")
@@ -82,6 +81,9 @@ def scan_command(
     rediscipline scan rediss://app@cache.example.com:6380 --password-env REDIS_PASSWORD
     rediscipline scan unix:///var/run/redis/redis.sock --sample 100000 --format json
     """
+    from rediscipline.api.live import LiveScanOptions, scan_live  # redis-py loads only for this command
+    from rediscipline.cli.progress import scan_progress
+
     settings = settings_for(overrides_from(params))
     options = LiveScanOptions(
         url=url,

@@ -100,7 +100,7 @@ class Engine:
         self._scopes: dict[tuple[int | None, tuple[int, ...]], _Scope] = {}
         self._accumulators: dict[str, Accumulator] = {}
         self._memo: dict[Any, tuple[_Verdict, tuple[int, ...] | None]] = {}
-        self._fast: dict[tuple[bytes, str | None], tuple[_Verdict, tuple[int, ...]]] = {}
+        self._fast: dict[bytes | tuple[bytes, str], tuple[_Verdict, tuple[int, ...]]] = {}
         self.patterns = PatternTable(pattern_cap)
         self.groups = Groups(examples)
         self.keys = 0
@@ -143,7 +143,8 @@ class Engine:
         if self._scoped:
             return self._memoised((infer_parts(name), key_type, self._scope_of(name)))[0]
         skeleton = name.translate(DIGITS_TO_ZERO)
-        fast = self._fast.get((skeleton, key_type))
+        fast_key = skeleton if key_type is None else (skeleton, key_type)  # no tuple for plain key lists
+        fast = self._fast.get(fast_key)
         if fast is not None:
             verdict, date_offsets = fast
             for offset in date_offsets:
@@ -155,7 +156,7 @@ class Engine:
         if offsets is not None:
             if len(self._fast) >= MEMO_LIMIT:
                 self._fast.clear()
-            self._fast[(skeleton, key_type)] = (verdict, offsets)
+            self._fast[fast_key] = (verdict, offsets)
         return verdict
 
     def feed_name(self, name: bytes, line: int | None = None, key_type: str | None = None) -> None:

@@ -201,8 +201,7 @@ def _databases(options: LiveScanOptions, address: ServerAddress, server: ServerF
 
 def _probes(engine: Engine, server: ServerFact, options: LiveScanOptions) -> Probes:
     plan = engine.plan
-    policy = server.config_value("maxmemory-policy") or server.info.get("maxmemory_policy", "")
-    lfu = "lfu" in policy
+    lfu = "lfu" in (server.maxmemory_policy or "")
     wants = set(plan.key_fields) | set(SUMMARY_FIELDS)
     return Probes(
         ttl="ttl" in wants,
@@ -226,8 +225,8 @@ def _summary(
         version=server.version,
         role=server.info.get("role"),
         used_memory=server.info_int("used_memory"),
-        maxmemory=server.config_int("maxmemory") if server.config is not None else server.info_int("maxmemory"),
-        maxmemory_policy=server.config_value("maxmemory-policy") or server.info.get("maxmemory_policy"),
+        maxmemory=server.maxmemory,
+        maxmemory_policy=server.maxmemory_policy,
         dbs=tuple(sorted(server.keyspace.items())),
         unavailable=tuple(sorted(unavailable.items())),
         resume_cursor=resume,

@@ -68,6 +68,19 @@ class ServerFact:
             return None
 
     @property
+    def maxmemory(self) -> int | None:
+        """`maxmemory` in bytes from CONFIG, else from INFO memory (managed services that refuse CONFIG GET
+        still print it there); None when the server shows neither."""
+        value = self.config_int("maxmemory")
+        return value if value is not None else self.info_int("maxmemory")
+
+    @property
+    def maxmemory_policy(self) -> str | None:
+        """`maxmemory-policy` from CONFIG, else `maxmemory_policy` from INFO memory."""
+        value = self.config_value("maxmemory-policy")
+        return value if value is not None else self.info.get("maxmemory_policy")
+
+    @property
     def flavor(self) -> str:
         """`valkey` or `redis`."""
         return "valkey" if "valkey_version" in self.info or self.info.get("server_name") == "valkey" else "redis"

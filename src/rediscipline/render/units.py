@@ -1,20 +1,13 @@
-"""Numbers for people: byte sizes and shares, the same in every renderer."""
+"""Numbers for people in reports: byte sizes (possibly unmeasured), shares, counts."""
 
 from __future__ import annotations
 
-_UNITS = ("B", "KB", "MB", "GB", "TB")
+from rediscipline.model.units import human_bytes as model_human_bytes
 
 
 def human_bytes(size: float | None) -> str:
-    """1536 → `1.5 KB` (binary multiples, as Redis reports them); None → `?`."""
-    if size is None:
-        return "?"
-    value = float(size)
-    for unit in _UNITS:
-        if abs(value) < 1024 or unit == _UNITS[-1]:
-            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1024
-    raise AssertionError("unreachable")
+    """1536 → `1.5 KB` (see `model.units.human_bytes`); None (not measured) → `?`."""
+    return "?" if size is None else model_human_bytes(size)
 
 
 def share(part: float | None) -> str:

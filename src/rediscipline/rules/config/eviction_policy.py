@@ -11,7 +11,7 @@ from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import InstanceRule, RuleContext, rule
-from rediscipline.rules.config.common import maxmemory_policy, percent
+from rediscipline.rules.config.common import percent
 from rediscipline.rules.options import RuleOptions, option
 
 
@@ -103,7 +103,7 @@ class EvictionPolicy(InstanceRule[EvictionPolicyOptions]):
     def check(
         self, server: ServerFact, keyspace: KeyspaceStats | None, ctx: RuleContext[EvictionPolicyOptions]
     ) -> Iterator[Violation]:
-        policy = maxmemory_policy(server)
+        policy = server.maxmemory_policy
         opts = ctx.options
         if policy == "noeviction" and opts.cache_ttl_share:
             with_ttl = _key_ttl_share(server, keyspace)

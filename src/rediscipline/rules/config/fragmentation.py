@@ -10,8 +10,8 @@ from rediscipline.model.keyspace import KeyspaceStats
 from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.model.units import human_bytes
 from rediscipline.rules.base import InstanceRule, RuleContext, rule
-from rediscipline.rules.config.common import human_bytes
 from rediscipline.rules.options import RuleOptions, option
 
 MB = 1024**2

@@ -10,8 +10,9 @@ from rediscipline.model.keyspace import KeyspaceStats
 from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.model.units import human_bytes
 from rediscipline.rules.base import InstanceRule, RuleContext, rule
-from rediscipline.rules.config.common import CONFIG_CHECKS, human_bytes, maxmemory
+from rediscipline.rules.config.common import CONFIG_CHECKS
 from rediscipline.rules.options import RuleOptions, option
 
 GB = 1024**3
@@ -75,7 +76,7 @@ class InstanceSize(InstanceRule[InstanceSizeOptions]):
         self, server: ServerFact, keyspace: KeyspaceStats | None, ctx: RuleContext[InstanceSizeOptions]
     ) -> Iterator[Violation]:
         opts = ctx.options
-        limit = maxmemory(server)
+        limit = server.maxmemory
         size = limit or server.info_int("used_memory")
         if size is None:
             return

@@ -10,8 +10,9 @@ from rediscipline.model.keyspace import KeyspaceStats
 from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.model.units import human_bytes
 from rediscipline.rules.base import InstanceRule, RuleContext, rule
-from rediscipline.rules.config.common import CONFIG_CHECKS, human_bytes, maxmemory, percent
+from rediscipline.rules.config.common import CONFIG_CHECKS, percent
 from rediscipline.rules.options import RuleOptions, option
 
 
@@ -79,7 +80,7 @@ class Maxmemory(InstanceRule[MaxmemoryOptions]):
     def check(
         self, server: ServerFact, keyspace: KeyspaceStats | None, ctx: RuleContext[MaxmemoryOptions]
     ) -> Iterator[Violation]:
-        limit = maxmemory(server)
+        limit = server.maxmemory
         if limit is None:
             return
         if limit == 0:

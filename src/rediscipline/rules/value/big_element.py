@@ -10,9 +10,10 @@ from rediscipline.model.finding import Violation
 from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.model.units import human_bytes
 from rediscipline.rules.base import FactRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions, option
-from rediscipline.rules.value.common import VALUE_CHECKS, size_text
+from rediscipline.rules.value.common import VALUE_CHECKS
 
 #: Types whose elements a source samples for `largest_element`.
 SAMPLED = {
@@ -86,7 +87,7 @@ class BigElement(FactRule[BigElementOptions]):
         noun = SAMPLED.get(fact.type or "")
         if noun is None or size is None or not limit or size <= limit:
             return
-        kind, shown, shown_limit = fact.type, size_text(size), size_text(limit)
+        kind, shown, shown_limit = fact.type, human_bytes(size), human_bytes(limit)
         yield Violation(
             "big-element",
             Text(

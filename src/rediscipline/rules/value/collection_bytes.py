@@ -10,9 +10,10 @@ from rediscipline.model.finding import Violation
 from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.model.units import human_bytes
 from rediscipline.rules.base import FactRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions, option
-from rediscipline.rules.value.common import COLLECTIONS, STORED_CHECKS, over_limit, size_text
+from rediscipline.rules.value.common import COLLECTIONS, STORED_CHECKS, over_limit
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ class CollectionBytes(FactRule[CollectionBytesOptions]):
         if verdict is None:
             return
         code, limit, severity = verdict
-        kind, shown, shown_limit = fact.type, size_text(size), size_text(limit)
+        kind, shown, shown_limit = fact.type, human_bytes(size), human_bytes(limit)
         yield Violation(
             code,
             Text(

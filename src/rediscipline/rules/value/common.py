@@ -27,17 +27,8 @@ COLLECTIONS = frozenset(ELEMENT_NOUNS)
 DENSE_HLL_BYTES = 12304
 HLL_MAGIC = b"HYLL"
 
-_UNITS = ((1 << 30, "GB"), (1 << 20, "MB"), (1 << 10, "KB"))
 # Bytes that never occur in text: C0 controls other than tab, newline, carriage return, form feed, and DEL.
 _BINARY = re.compile(rb"[\x00-\x08\x0b\x0e-\x1f\x7f]")
-
-
-def size_text(size: float) -> str:
-    """`24.0 KB`, `1.5 MB`, `512 B`: binary units, as the documents write their limits (10 KB = 10240 bytes)."""
-    for unit, name in _UNITS:
-        if size >= unit:
-            return f"{size / unit:.1f} {name}"
-    return f"{int(size)} B"
 
 
 def count_text(count: int) -> str:

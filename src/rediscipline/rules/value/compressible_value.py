@@ -11,9 +11,10 @@ from rediscipline.model.finding import Violation
 from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.model.units import human_bytes
 from rediscipline.rules.base import FactRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions, option
-from rediscipline.rules.value.common import VALUE_CHECKS, is_text, size_text
+from rediscipline.rules.value.common import VALUE_CHECKS, is_text
 
 #: Heads shorter than this say little about a value's redundancy (zlib's own header is 6 bytes).
 MIN_SAMPLE = 256
@@ -90,7 +91,7 @@ class CompressibleValue(FactRule[CompressibleValueOptions]):
         ratio = len(head) / len(zlib.compress(head, 1))
         if ratio < opts.min_ratio:
             return
-        shown = size_text(size)
+        shown = human_bytes(size)
         yield Violation(
             "compressible",
             Text(

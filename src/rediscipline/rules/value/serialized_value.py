@@ -11,9 +11,10 @@ from rediscipline.model.finding import Violation
 from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.model.units import human_bytes
 from rediscipline.rules.base import FactRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions, option
-from rediscipline.rules.value.common import VALUE_CHECKS, is_text, size_text
+from rediscipline.rules.value.common import VALUE_CHECKS, is_text
 
 #: java.io.ObjectOutputStream: STREAM_MAGIC 0xACED, STREAM_VERSION 5.
 JAVA_MAGIC = b"\xac\xed\x00\x05"
@@ -93,7 +94,7 @@ class SerializedValue(FactRule[SerializedValueOptions]):
         head, size = fact.head, fact.length
         if fact.type != "string" or not head or size is None:
             return
-        shown = size_text(size)  # cheap enough: only strings whose head is known get here
+        shown = human_bytes(size)  # cheap enough: only strings whose head is known get here
         if head.startswith(JAVA_MAGIC):
             yield Violation(
                 "java-serialized",
@@ -126,7 +127,7 @@ class SerializedValue(FactRule[SerializedValueOptions]):
         kind = "json" if _JSON.match(head) else "xml" if _XML.match(head) else None
         if kind is None:
             return
-        limit = size_text(minimum)
+        limit = human_bytes(minimum)
         if kind == "json":
             message = Text(
                 f"JSON value of {shown} (≥ {limit}) repeats its field names in every value: keep fields read "

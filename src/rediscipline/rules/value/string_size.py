@@ -10,9 +10,10 @@ from rediscipline.model.finding import Violation
 from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.model.units import human_bytes
 from rediscipline.rules.base import FactRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions, option
-from rediscipline.rules.value.common import VALUE_CHECKS, is_dense_hll, over_limit, size_text
+from rediscipline.rules.value.common import VALUE_CHECKS, is_dense_hll, over_limit
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ class StringSize(FactRule[StringSizeOptions]):
         if verdict is None:
             return
         code, limit, severity = verdict
-        shown, shown_limit = size_text(size), size_text(limit)
+        shown, shown_limit = human_bytes(size), human_bytes(limit)
         yield Violation(
             code,
             Text(

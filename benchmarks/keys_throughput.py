@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import os
 import random
 import shutil
 import subprocess
@@ -33,6 +32,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from timing import gnu_time
 
 GENERATOR_VERSION = 1  # bump when the mix changes, so that --keep does not reuse stale files
 CHUNK = 100_000
@@ -215,14 +216,6 @@ with open(sys.argv[1], "w") as out:
     out.write(f"{kb} {ru.ru_utime} {ru.ru_stime} {wall}\\n")
 sys.exit(os.waitstatus_to_exitcode(status))
 """
-
-
-def gnu_time() -> str | None:
-    path = shutil.which("time") or ("/usr/bin/time" if os.path.exists("/usr/bin/time") else None)
-    if not path:
-        return None
-    probe = subprocess.run([path, "--version"], capture_output=True, text=True, check=False)
-    return path if "GNU" in probe.stdout + probe.stderr else None
 
 
 def measure(label: str, argv: Sequence[str], lines: int, repeat: int, timer: str | None) -> Run:

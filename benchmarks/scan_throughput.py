@@ -49,6 +49,7 @@ from types import FrameType
 from typing import Any
 
 import redis
+from timing import gnu_time
 
 REDIS_SERVER = Path("/usr/bin/redis-server")
 HOST = "127.0.0.1"
@@ -275,14 +276,6 @@ class Latency:
 
 
 # ---- measured commands ---------------------------------------------------------------------------------------
-
-
-def gnu_time() -> str | None:
-    path = shutil.which("time") or ("/usr/bin/time" if os.path.exists("/usr/bin/time") else None)
-    if not path:
-        return None
-    probe = subprocess.run([path, "--version"], capture_output=True, text=True, check=False)
-    return path if "GNU" in probe.stdout + probe.stderr else None
 
 
 def poll_rss(pid: int, done: threading.Event, peak: list[int]) -> None:

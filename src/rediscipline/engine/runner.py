@@ -211,11 +211,11 @@ class Engine:
 
     def feed_command(self, fact: CommandFact) -> None:
         """Check one command (from commandstats, the slow log, code or the runtime guard)."""
+        subject, example = (fact.name, fact.evidence), _command_line(fact)
         for configured, ctx in self._scope(None).command_rules:
             checked = cast(CommandRule[Any], configured.rule).check(fact, ctx)
             for resolved in self._resolve(configured, ctx, checked):
-                subject = (fact.name, fact.evidence)
-                self.groups.add_subject(resolved, subject, fact.origin, _command_line(fact), fact.calls)
+                self.groups.add_subject(resolved, subject, fact.origin, example, fact.calls)
 
     # -- evaluation ------------------------------------------------------------------------------------
 

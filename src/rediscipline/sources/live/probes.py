@@ -229,3 +229,8 @@ class Probes:
                 elements.append(reply)
         record.largest_element = max((len(e) for e in elements), default=None)
         return False
+
+    def read_stage4(self, record: KeyRecord, replies: list[Any]) -> None:
+        """The largest sampled hash field name or value (HSTRLEN replies)."""
+        sizes = [len(field) for field in record.fields or ()] + [r for r in replies if isinstance(r, int)]
+        record.largest_element = max(sizes, default=None)

@@ -15,7 +15,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from rediscipline.model.facts import KeyFact
 from rediscipline.model.location import SOURCE_LIVE, Location
@@ -76,7 +76,6 @@ class LiveScanner:
         self.display = display
         self.probes = probes
         self.settings = settings
-        self.server = server
         self.unavailable = unavailable
         self.progress = progress
         self.batch = settings.batch
@@ -107,7 +106,7 @@ class LiveScanner:
             return True
         reply = self.wire.call(b"SELECT", db)
         if is_error(reply):
-            self.unavailable.setdefault(CHECK_SELECT, str(reply))
+            self.refused(CHECK_SELECT, reply)
             return False
         self._db = db
         return True
@@ -174,6 +173,16 @@ class LiveScanner:
         self.unavailable.setdefault(check, str(reply))
 
 
+class _RoundTrip(NamedTuple):
+    """One round trip in flight, in reply order: SCAN (when `scan` is its cursor), then the stages."""
+
+    commands: int  # replies to read
+    scan: int | None
+    stage1: list[KeyRecord]
+    stage2: list[tuple[KeyRecord, int]]  # record, replies
+    rare: list[tuple[int, KeyRecord, int]]  # stage 3 or 4, record, replies
+
+
 class _DbScan:
     """One pass over one database, from `cursor`, as a pipeline of stages.
 
@@ -208,7 +217,7 @@ class _DbScan:
         request = self._send_second(first, [], [])
         while request is not None:
             started = time.perf_counter()
-            replies = owner.wire.receive(request[0])
+            replies = owner.wire.receive(request.commands)
             owner.adapt((time.perf_counter() - started) * 1000)
             # The next SCAN and the new keys' first stage go out before anything else is parsed, so the
             # server works on them while we read the rest of the replies.
@@ -222,41 +231,39 @@ class _DbScan:
     # -- the critical section: replies in, next request out ----------------------------------------------
 
     def _critical(
-        self, request: tuple[Any, ...], replies: list[Any]
+        self, request: _RoundTrip, replies: list[Any]
     ) -> tuple[list[KeyRecord], list[tuple[int, KeyRecord]], list[KeyRecord]]:
-        _count, scan, stage1, stage2, rare = request
         probes = self.owner.probes
-        position = 1 if scan is not None else 0
+        position = 1 if request.scan is not None else 0
         width = probes.stage1_count
         next_stage2: list[KeyRecord] = []
         next_rare: list[tuple[int, KeyRecord]] = []
         done: list[KeyRecord] = []
-        for record in stage1:
+        for record in request.stage1:
             for refusal in probes.read_stage1(record, replies, position):
                 self.owner.refused(*refusal)
             position += width
             (done if record.gone else next_stage2).append(record)
-        for record, count in stage2:
+        for record, count in request.stage2:
             probes.read_stage2(record, replies[position : position + count])
             position += count
             if not record.gone and probes.wants_elements(record):
                 next_rare.append((3, record))
             else:
                 done.append(record)
-        for stage, record, count in rare:
+        for stage, record, count in request.rare:
             answer = replies[position : position + count]
             position += count
             if stage == 3 and probes.read_stage3(record, answer):
                 next_rare.append((4, record))
             else:
                 if stage == 4:
-                    sizes = [len(f) for f in record.fields or ()] + [r for r in answer if isinstance(r, int)]
-                    record.largest_element = max(sizes, default=None)
+                    probes.read_stage4(record, answer)
                 done.append(record)
         return next_stage2, next_rare, done
 
-    def _new_records(self, request: tuple[Any, ...], replies: list[Any]) -> list[KeyRecord]:
-        scan = request[1]
+    def _new_records(self, request: _RoundTrip, replies: list[Any]) -> list[KeyRecord]:
+        scan = request.scan
         if scan is None:
             return []
         reply = replies[0]
@@ -290,7 +297,7 @@ class _DbScan:
         first: tuple[int, int | None, list[KeyRecord]],
         stage2: list[KeyRecord],
         rare: list[tuple[int, KeyRecord]],
-    ) -> tuple[Any, ...] | None:
+    ) -> _RoundTrip | None:
         """Send the later stages; return the whole round trip's description, or None when nothing is left."""
         commands, scan, stage1 = first
         probes, wire = self.owner.probes, self.owner.wire
@@ -312,7 +319,7 @@ class _DbScan:
             wire.send_raw(b"".join(chunks), commands - first[0])
         if not commands and not sent2:
             return None
-        return (commands, scan, stage1, sent2, sent_rare)
+        return _RoundTrip(commands, scan, stage1, sent2, sent_rare)
 
     def _scan_command(self) -> tuple[Any, ...]:
         settings = self.owner.settings

@@ -279,11 +279,12 @@ def _notes(
         en, zh = _COSTS.get(check, (f"{check} could not run", f"{check} 无法执行"))
         notes.append(Text(f"{en} ({check}: {reason})", f"{zh}（{check}：{reason}）"))
     if interrupted:
-        tail = f"; continue with --resume {resume}" if resume else ""
+        tail_en = f"; continue with --resume {resume}" if resume else ""
+        tail_zh = f"；继续请用 --resume {resume}" if resume else ""
         notes.append(
             Text(
-                f"scan interrupted: this report covers the keys seen so far{tail}",
-                f"扫描被中断：报告只包含已扫描的 Key{tail.replace('; continue with', '；继续请用')}",
+                f"scan interrupted: this report covers the keys seen so far{tail_en}",
+                f"扫描被中断：报告只包含已扫描的 Key{tail_zh}",
             )
         )
     if rate is not None and rate < 1:

@@ -192,6 +192,7 @@ class _Walk:
         self.released = 0
         self.handlers = _handlers(header)
         self.list_packed = False  # set from redis-ver: 7.2+ keeps single-node lists as listpack
+        self.templates: dict[int, int] = {}  # RDB 15 hash template id → field count
         self.blob_start = 0  # where the blob a handler is reading starts, to re-read it in full
 
     # -- the loop --------------------------------------------------------------------------------------
@@ -298,6 +299,18 @@ class _Walk:
         elif op == OP_KEY_META and self.valkey:  # SLOT_IMPORT: slot range and a job name
             self.pos = pos
             self._skip_slot_import()
+            return False
+        elif op == OP_HASH_TEMPLATE and not self.valkey and self.header.version >= 15:
+            template, pos = _length(buf, pos)
+            fields, pos = _length(buf, pos)
+            self.pos = pos
+            for _ in range(fields):
+                self._skip()
+            self.templates[template] = fields
+            return False
+        elif op == OP_HASH_TEMPLATE and self.valkey and self.header.version >= 81:
+            self.pos = pos
+            self._skip_resp_command()
             return False
         elif op == OP_EOF:
             self.pos = pos
@@ -462,11 +475,31 @@ class _Walk:
                 raise RdbError("module value runs past the end of the file", self.record)
 
     def _skip_key_meta(self) -> None:
-        """RDB 13 KEY_META: a count of metadata classes, each a module id and an opcode stream."""
+        """RDB 13 KEY_META: a count of metadata classes, each a 4-byte class spec and an opcode stream."""
         count, self.pos = _length(self.buf, self.pos)
         for _ in range(count):
-            _class, self.pos = _length(self.buf, self.pos)
+            self.pos += 4
             self._skip_module_stream()
+
+    def _skip_resp_command(self) -> None:
+        """Valkey 81 UPDATE: one command in RESP (`*argc` then `$len` bulk strings), replayed on load."""
+        argc = self._resp_number(b"*")
+        for _ in range(argc):
+            size = self._resp_number(b"$")
+            if self.buf[self.pos + size : self.pos + size + 2] != b"\r\n":
+                raise RdbError("malformed RESP argument in an UPDATE record", self.record)
+            self.pos += size + 2
+
+    def _resp_number(self, prefix: bytes) -> int:
+        buf, pos = self.buf, self.pos
+        if buf[pos : pos + 1] != prefix:
+            raise RdbError("malformed RESP header in an UPDATE record", self.record)
+        line_end = buf.find(b"\r\n", pos, pos + 24)
+        digits = buf[pos + 1 : line_end] if line_end > 0 else b""
+        if not digits.isdigit():
+            raise RdbError("malformed RESP length in an UPDATE record", self.record)
+        self.pos = line_end + 2
+        return int(digits)
 
     def _skip_slot_import(self) -> None:
         """Valkey SLOT_IMPORT: a job name and slot ranges."""
@@ -648,10 +681,10 @@ def _compact(kind: str, encoding: str, header: int, pairs: int, counter: Callabl
             raise BlobError(f"{encoding} blob shorter than its header")
         entries = head[header] | head[header + 1] << 8
         largest = None
-        if entries == blobs.UNKNOWN_COUNT or walk.deep or size >= WALK_BLOBS_FROM:
+        if entries == blobs.UNKNOWN_COUNT or walk._walk_blob(size):
             blob = _reread(walk, bytes)
             entries = counter(blob)
-            if walk.deep or size >= WALK_BLOBS_FROM:
+            if walk._walk_blob(size):
                 largest = blobs.largest(walker(blob))
         out = _key(walk, key, kind, encoding, entries // pairs, size)
         out.largest_element = largest
@@ -703,7 +736,7 @@ def _quicklist(walk: _Walk, op: int, key: bytes) -> RdbKey:
             raise BlobError("list node shorter than its header")
         total += size
         entries = head[header] | head[header + 1] << 8
-        if entries == blobs.UNKNOWN_COUNT or walk.deep or size >= WALK_BLOBS_FROM:
+        if entries == blobs.UNKNOWN_COUNT or walk._walk_blob(size):
             blob = _reread(walk, bytes)
             if v2:
                 entries = blobs.listpack_count(blob)
@@ -735,7 +768,7 @@ def _listpack_ex(walk: _Walk, op: int, key: bytes) -> RdbKey:
     ttls = sum(1 for ttl in items[2::3] if isinstance(ttl, int) and ttl != 0)
     out = _key(walk, key, "hash", "listpackex", len(items) // 3, len(blob))
     out.hfe_fields = ttls
-    if walk.deep or len(blob) >= WALK_BLOBS_FROM:
+    if walk._walk_blob(len(blob)):
         out.largest_element = blobs.largest(iter([*items[0::3], *items[1::3]]))
     return out
 
@@ -749,11 +782,7 @@ def _hash_metadata(walk: _Walk, op: int, key: bytes) -> RdbKey:
     total = largest = ttls = 0
     skip = walk._skip
     for _ in range(count):
-        if op == 24:
-            ttl, walk.pos = _length(buf, walk.pos)
-        else:
-            ttl = int.from_bytes(buf[walk.pos : walk.pos + 8], "little")
-            walk.pos += 8
+        ttl, walk.pos = _length(buf, walk.pos)  # 24: relative to the smallest expiry; 22: absolute; 0: none
         ttls += ttl != 0
         for _ in range(2):
             size = skip()
@@ -833,14 +862,90 @@ def _stream(walk: _Walk, op: int, key: bytes) -> RdbKey:
 
 
 def _skip_stream_idmp(walk: _Walk) -> None:
-    raise RdbError("stream v4 (Redis 8.6 IDMP) is not supported yet", walk.record)
+    """Stream v4 (Redis 8.6): the idempotent-producer table after the groups."""
+    buf = walk.buf
+    for _ in range(2):  # duration, max entries
+        _, walk.pos = _length(buf, walk.pos)
+    producers, walk.pos = _length(buf, walk.pos)
+    for _ in range(producers):
+        walk._skip()  # producer id
+        entries, walk.pos = _length(buf, walk.pos)
+        for _ in range(entries):
+            walk._skip()  # idempotency id
+            walk.pos += 16  # the stream entry id it produced
+    for _ in range(2):  # ids added, duplicates
+        _, walk.pos = _length(buf, walk.pos)
 
 
 def _skip_stream_nacks(walk: _Walk) -> None:
-    raise RdbError("stream v5 (Redis 8.8) is not supported yet", walk.record)
+    """Stream v5 (Redis 8.8): per group, the pending ids that no consumer owns."""
+    nacked, walk.pos = _length(walk.buf, walk.pos)
+    walk.pos += 16 * nacked
 
 
 _STREAM_VERSION = {15: 1, 19: 2, 21: 3, 26: 4, 27: 5}
+
+
+def _array(walk: _Walk, _op: int, key: bytes) -> RdbKey:
+    """RDB 14 ARRAY: a sparse array of (index, tagged value) entries."""
+    buf = walk.buf
+    count, walk.pos = _length(buf, walk.pos)
+    flag, walk.pos = _length(buf, walk.pos)
+    if flag == 1:
+        _, walk.pos = _length(buf, walk.pos)  # insert index
+    elif flag != 0:
+        raise RdbError(f"array with an unknown insert-index flag {flag}", walk.record)
+    total = largest = 0
+    for _ in range(count):
+        _, walk.pos = _length(buf, walk.pos)  # index
+        tag, walk.pos = _length(buf, walk.pos)
+        if tag in (1, 2):  # int64, double
+            walk.pos += 8
+            size = 8
+        elif tag in (0, 3):
+            size = walk._skip()
+        else:
+            raise RdbError(f"array element with an unknown tag {tag}", walk.record)
+        total += size
+        largest = max(largest, size)
+    out = _key(walk, key, "array", "array", count, total)
+    out.largest_element = largest
+    return out
+
+
+def _template_listpack(walk: _Walk, _op: int, key: bytes) -> RdbKey:
+    """RDB 15 HASH_TMPL_LP_REF: a listpack of the template id followed by the field values."""
+    walk.blob_start = walk.pos
+    head, size, _compressed = walk._blob_head(6)
+    if len(head) < 6:
+        raise BlobError("hash template listpack shorter than its header")
+    entries = head[4] | head[5] << 8
+    largest = None
+    if entries == blobs.UNKNOWN_COUNT or walk._walk_blob(size):
+        blob = _reread(walk, bytes)
+        entries = blobs.listpack_count(blob)
+        largest = blobs.largest(blobs.listpack_items(blob))
+    if entries < 1:
+        raise BlobError("hash template listpack without its template id")
+    out = _key(walk, key, "hash", "template-listpack", entries - 1, size)
+    out.largest_element = largest
+    return out
+
+
+def _template_array(walk: _Walk, _op: int, key: bytes) -> RdbKey:
+    """RDB 15 HASH_TMPL_ARRAY_REF: a template id, then one value per field of that template."""
+    template, walk.pos = _length(walk.buf, walk.pos)
+    fields = walk.templates.get(template)
+    if fields is None:
+        raise RdbError(f"hash refers to template {template}, which the file did not define", walk.record)
+    total, largest = _elements(walk, fields, 1)
+    out = _key(walk, key, "hash", "template-array", fields, total)
+    out.largest_element = largest
+    return out
+
+
+def _dump_only(walk: _Walk, op: int, key: bytes) -> RdbKey:
+    raise RdbError(f"type {op} is a DUMP/RESTORE payload form, not expected in an RDB file", walk.record)
 
 
 def _module(walk: _Walk, op: int, key: bytes) -> RdbKey:
@@ -930,5 +1035,7 @@ def _handlers(header: RdbHeader) -> dict[int, Handler]:
     if version >= 13:
         table[26] = _stream
     if version >= 14:
-        table[27] = _stream
+        table.update({27: _stream, 28: _array})
+    if version >= 15:
+        table.update({29: _dump_only, 30: _template_listpack, 31: _dump_only, 32: _template_array})
     return table

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from types import TracebackType
 from typing import TypeVar
 
+from rediscipline.model.location import SOURCE_RDB, Location
 from rediscipline.sources.rdb import blobs
 from rediscipline.sources.rdb.blobs import BlobError
 from rediscipline.sources.rdb.crc import Crc64
@@ -91,6 +92,7 @@ class RdbFile:
         self.resize: dict[int, tuple[int, int]] = {}
         self.module_aux: list[str] = []
         self.slots: dict[int, int] = {}
+        self.expired = 0  # keys whose expiry had passed when the dump was written (a server drops them on load)
         self.checksum: str = "not checked"  # "verified", "absent" (written as zeros / RDB < 5), "not checked"
         self.position = 0
         try:
@@ -192,6 +194,11 @@ class _Walk:
         self.released = 0
         self.handlers = _handlers(header)
         self.list_packed = False  # set from redis-ver: 7.2+ keeps single-node lists as listpack
+        self.expire: int | None = None  # the prefix opcode just read (see _prefix_or_opcode)
+        self.idle: int | None = None
+        self.freq: int | None = None
+        self.origin = Location(SOURCE_RDB, rdb.path, None, None, 0)
+        self.now_ms = int(os.stat(rdb.path).st_mtime * 1000)  # until the AUX field ctime says better
         self.templates: dict[int, int] = {}  # RDB 15 hash template id → field count
         self.blob_start = 0  # where the blob a handler is reading starts, to re-read it in full
 
@@ -205,51 +212,110 @@ class _Walk:
         idle: int | None = None
         freq: int | None = None
         record = pos
+        want_head = self.want_head
         while True:
-            if pos > end:
-                raise RdbError("unexpected end of file inside a record", min(record, end))
             if pos >= mark:
+                if pos > end:
+                    raise RdbError("unexpected end of file inside a record", min(record, end))
                 self._release(pos)
                 mark = pos + RELEASE_STEP
             op = buf[pos]
-            handler = handlers.get(op)
-            if handler is not None:
+            if op == 0 and buf[pos + 1] < 0x40:
+                # The commonest records, inlined: a short key holding a short or compressed string.
+                n = buf[pos + 1]
+                p = pos + 2 + n
+                b = buf[p]
+                if b < 0x40:
+                    key = buf[pos + 2 : p]
+                    value = buf[p + 1 : p + 1 + b]
+                    pos = p + 1 + b
+                    encoding = "embstr" if b <= 44 else "raw"
+                    if b <= 20 and b and value[0] in _INT_START and _is_int(value):
+                        encoding = "int"
+                    fact = RdbKey(
+                        key, self.origin, self.db, "string", -1, None, b, encoding, idle, freq, None, None,
+                        value if want_head else None, record, pos - record, b,
+                    )  # fmt: skip
+                elif b == 0xC3 and buf[p + 1] < 0x40 and 0x40 <= buf[p + 2] < 0x80:
+                    clen = buf[p + 1]  # 6-bit compressed length, 14-bit uncompressed length
+                    ulen = (buf[p + 2] & 0x3F) << 8 | buf[p + 3]
+                    key = buf[pos + 2 : p]
+                    pos = p + 4 + clen
+                    head = None
+                    if want_head:
+                        run = buf[p + 4] + 1
+                        head = buf[p + 5 : p + 5 + min(run, clen - 1)] if run <= 32 else b""
+                        if ulen >= HEAD_DECODE_FROM:
+                            head = decompress(buf[p + 4 : pos], ulen, HEAD_BYTES)
+                    fact = RdbKey(
+                        key, self.origin, self.db, "string", -1, None, ulen, "embstr" if ulen <= 44 else "raw",
+                        idle, freq, None, None, head, record, pos - record, ulen,
+                    )  # fmt: skip
+                else:
+                    self.record = record
+                    self.pos = pos + 1
+                    fact = _string_value(self, op, self._key())
+                    pos = self.pos
+                    fact.offset, fact.size = record, pos - record
+                    fact.idle_seconds, fact.freq = idle, freq
+            else:
+                handler = handlers.get(op)
+                if handler is None:
+                    self.record = record
+                    pos = self._prefix_or_opcode(op, pos + 1, record)
+                    if pos < 0:
+                        return
+                    if op == OP_EXPIRETIME_MS or op == OP_EXPIRETIME:
+                        expire = self.expire
+                    elif op == OP_IDLE:
+                        idle = self.idle
+                    elif op == OP_FREQ:
+                        freq = self.freq
+                    elif op != OP_KEY_META or self.valkey:
+                        record = pos
+                    continue
                 self.record = record
                 self.pos = pos + 1
-                key = handler(self, op, self._key())
-                key.expire_at_ms, key.idle_seconds, key.freq = expire, idle, freq
-                key.offset, key.size = record, self.pos - record
+                fact = handler(self, op, self._key())
                 pos = self.pos
-                if pos > end:
-                    raise RdbError("unexpected end of file inside a record", min(record, end))
-                yield key
-                expire = idle = freq = None
-                record = pos
-                continue
-            self.record = record
-            pos += 1
-            if op == OP_EXPIRETIME_MS:
-                expire = int.from_bytes(buf[pos : pos + 8], "little", signed=True)
-                pos += 8
-            elif op == OP_EXPIRETIME:
-                expire = int.from_bytes(buf[pos : pos + 4], "little", signed=True) * 1000
-                pos += 4
-            elif op == OP_IDLE:
-                idle, pos = _length(buf, pos)
-            elif op == OP_FREQ:
-                freq = buf[pos]
-                pos += 1
-            else:
-                if expire is not None or idle is not None or freq is not None:
-                    if op != OP_KEY_META or self.valkey:
-                        raise RdbError(f"opcode {op} between a key's expiry and its type", record)
-                self.pos = pos
-                if self._opcode(op, record):
-                    self._finish()
-                    return
-                pos = self.pos
-                if op not in (OP_KEY_META,) or self.valkey:
-                    record = pos
+                fact.offset, fact.size = record, pos - record
+                if idle is not None or freq is not None:
+                    fact.idle_seconds, fact.freq = idle, freq
+            if pos > end:
+                raise RdbError("unexpected end of file inside a record", min(record, end))
+            record = pos
+            if expire is not None:
+                fact.expire_at_ms, fact.ttl_ms = expire, expire - self.now_ms
+                expire = None
+                if fact.ttl_ms <= 0:
+                    self.rdb.expired += 1
+                    idle = freq = None
+                    continue
+            idle = freq = None
+            yield fact
+
+    def _prefix_or_opcode(self, op: int, pos: int, record: int) -> int:
+        """Read a key's prefix opcode (into self.expire/idle/freq) or a file-level opcode; -1 after EOF."""
+        buf = self.buf
+        if op == OP_EXPIRETIME_MS:
+            self.expire = int.from_bytes(buf[pos : pos + 8], "little", signed=True)
+            return pos + 8
+        if op == OP_EXPIRETIME:
+            self.expire = int.from_bytes(buf[pos : pos + 4], "little", signed=True) * 1000
+            return pos + 4
+        if op == OP_IDLE:
+            self.idle, pos = _length(buf, pos)
+            return pos
+        if op == OP_FREQ:
+            self.freq = buf[pos]
+            return pos + 1
+        if pos - 1 != record and (op != OP_KEY_META or self.valkey):
+            raise RdbError(f"opcode {op} between a key's expiry and its type", record)
+        self.pos = pos
+        if self._opcode(op, record):
+            self._finish()
+            return -1
+        return self.pos
 
     def _opcode(self, op: int, record: int) -> bool:
         """Handle a file-level opcode at self.pos (just after it); True at EOF."""
@@ -257,6 +323,7 @@ class _Walk:
         pos = self.pos
         if op == OP_SELECTDB:
             self.db, pos = _length(buf, pos)
+            self.origin = Location(SOURCE_RDB, self.rdb.path, None, None, self.db)
         elif op == OP_RESIZEDB:
             size, pos = _length(buf, pos)
             expires, pos = _length(buf, pos)
@@ -266,7 +333,9 @@ class _Walk:
             name = self._string()
             value = self._string()
             self.rdb.aux[name.decode("utf-8", "replace")] = value
-            if name == b"redis-ver":
+            if name == b"ctime" and value.isdigit():
+                self.now_ms = int(value) * 1000
+            elif name == b"redis-ver":
                 self.list_packed = _version_tuple(value) >= (7, 2)
             elif name == b"valkey-ver":
                 self.list_packed = True
@@ -516,28 +585,23 @@ class _Walk:
 
 
 def _key(walk: _Walk, key: bytes, kind: str, encoding: str, length: int, value_bytes: int) -> RdbKey:
-    return RdbKey(walk.db, key, kind, encoding, None, None, None, 0, 0, length, value_bytes)
+    return RdbKey(
+        key, walk.origin, walk.db, kind, -1, None, length, encoding, None, None, None, None, None, 0, 0, value_bytes
+    )
 
 
 def _string_value(walk: _Walk, _op: int, key: bytes) -> RdbKey:
+    """Any string the inlined path in `_Walk.run` did not take: int-encoded, compressed or long."""
     buf, pos = walk.buf, walk.pos
     b = buf[pos]
     head: bytes | None = None
-    if b < 0x40:  # the common case: a short plain string
-        walk.pos = pos + 1 + b
-        value = buf[pos + 1 : pos + 1 + b]
-        encoding = "int" if _is_int(value) else "embstr" if b <= 44 else "raw"
-        out = RdbKey(walk.db, key, "string", encoding, None, None, None, 0, 0, b, b)
-        out.head = value if walk.want_head else None
-        return out
-    kind = b >> 6
-    if kind == 3:
+    if b >> 6 == 3:
         enc = b & 0x3F
         if enc < 3:
             width = 1 << enc
             walk.pos = pos + 1 + width
             text = str(int.from_bytes(buf[pos + 1 : pos + 1 + width], "little", signed=True)).encode()
-            out = RdbKey(walk.db, key, "string", "int", None, None, None, 0, 0, len(text), len(text))
+            out = _key(walk, key, "string", "int", len(text), len(text))
             out.head = text if walk.want_head else None
             return out
         if enc != 3:
@@ -548,11 +612,10 @@ def _string_value(walk: _Walk, _op: int, key: bytes) -> RdbKey:
             raise RdbError("compressed string runs past the end of the file", walk.record)
         walk.pos = p + clen
         if walk.want_head:
-            if ulen >= HEAD_DECODE_FROM:
-                head = decompress(buf[p : p + clen], ulen, HEAD_BYTES)
-            else:
-                head = _first_literal(buf, p, clen)
-        out = RdbKey(walk.db, key, "string", "embstr" if ulen <= 44 else "raw", None, None, None, 0, 0, ulen, ulen)
+            head = decompress(buf[p : p + clen], ulen, HEAD_BYTES) if ulen >= HEAD_DECODE_FROM else _first_literal(
+                buf, p, clen
+            )
+        out = _key(walk, key, "string", "embstr" if ulen <= 44 else "raw", ulen, ulen)
         out.head = head
         return out
     n, p = _length(buf, pos)
@@ -562,7 +625,7 @@ def _string_value(walk: _Walk, _op: int, key: bytes) -> RdbKey:
     encoding = "embstr" if n <= 44 else "raw"
     if n <= 20 and _is_int(buf[p : p + n]):
         encoding = "int"
-    out = RdbKey(walk.db, key, "string", encoding, None, None, None, 0, 0, n, n)
+    out = _key(walk, key, "string", encoding, n, n)
     if walk.want_head:
         out.head = buf[p : p + min(n, HEAD_BYTES)]
     return out
@@ -574,6 +637,7 @@ def _first_literal(buf: mmap.mmap | bytes, pos: int, clen: int) -> bytes:
     return buf[pos + 1 : pos + 1 + min(run, clen - 1)] if run <= 32 else b""
 
 
+_INT_START = frozenset(b"-0123456789")
 _INT_MIN = -(2**63)
 _INT_MAX = 2**63 - 1
 

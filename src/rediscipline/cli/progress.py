@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from rich.console import Console
 from rich.progress import (
     BarColumn,
+    DownloadColumn,
     MofNCompleteColumn,
     Progress,
     TaskProgressColumn,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
+    TransferSpeedColumn,
 )
 
-from rediscipline.sources.live.scanner import Progress as ProgressCallback
+ProgressCallback = Callable[[int, int], None]  # (done, total): keys or bytes
 
 
 class _Rate(TextColumn):
@@ -32,8 +34,11 @@ class _Rate(TextColumn):
 
 
 @contextmanager
-def scan_progress(label: str, enabled: bool | None = None) -> Iterator[ProgressCallback | None]:
-    """Yield a `(done, total)` callback drawing a bar on stderr, or None when stderr is not a terminal."""
+def scan_progress(label: str, enabled: bool | None = None, unit: str = "keys") -> Iterator[ProgressCallback | None]:
+    """Yield a `(done, total)` callback drawing a bar on stderr, or None when stderr is not a terminal.
+
+    `unit` is "keys" (a live scan: keys done of the keyspace) or "bytes" (dumps: bytes parsed of their size).
+    """
     if enabled is None:
         enabled = sys.stderr.isatty()
     if not enabled:
@@ -43,8 +48,7 @@ def scan_progress(label: str, enabled: bool | None = None) -> Iterator[ProgressC
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         TaskProgressColumn(),
-        MofNCompleteColumn(),
-        _Rate(),
+        *((DownloadColumn(), TransferSpeedColumn()) if unit == "bytes" else (MofNCompleteColumn(), _Rate())),
         TimeElapsedColumn(),
         TextColumn("ETA"),
         TimeRemainingColumn(),

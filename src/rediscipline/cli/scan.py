@@ -1,4 +1,4 @@
-"""`rediscipline scan URL`: audit a live Redis/Valkey instance as a read-only guest."""
+"""`rediscipline scan URL | DUMP...`: audit a live Redis/Valkey instance as a read-only guest, or RDB dumps."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ TYPES = ("string", "list", "hash", "set", "zset", "stream")
 
 
 @click.command("scan")
-@click.argument("url", required=False, metavar="URL")
+@click.argument("targets", nargs=-1, metavar="[URL | DUMP.rdb... | DIR]")
 @click.option("--user", metavar="NAME", help="ACL user name (overrides the URL's).")
 @click.option("--password-env", metavar="VAR", help="Read the password from environment variable VAR (never printed).")
 @click.option("--db", type=click.IntRange(min=0), help="Scan only this logical database (default: all with keys).")
@@ -45,13 +45,21 @@ TYPES = ("string", "list", "hash", "set", "zset", "stream")
     help="MEMORY USAGE … SAMPLES n (never 0: that walks every element).",
 )
 @click.option("--timeout", type=click.FloatRange(min=0.5), default=10.0, show_default=True, help="Seconds per reply.")
+@click.option("--deep", is_flag=True, help="Dumps: walk every element, for the largest element of every collection.")
+@click.option("--no-verify", "no_verify", is_flag=True, help="Dumps: do not check the CRC-64 (read a damaged file).")
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Dumps: parse up to N files at once in worker processes (default: one per CPU).",
+)
 @click.option("--progress/--no-progress", "show_progress", default=None, help="Progress bar (default: on a terminal).")
 @settings_options
 @output_options(tuple(RENDERERS))
 @click.option("--exit-zero", is_flag=True, help="Exit with 0 even when there are findings.")
 def scan_command(
     *,
-    url: str | None,
+    targets: tuple[str, ...],
     user: str | None,
     password_env: str | None,
     db: int | None,
@@ -64,6 +72,9 @@ def scan_command(
     resume: str | None,
     memory_samples: int,
     timeout: float,
+    deep: bool,
+    no_verify: bool,
+    jobs: int | None,
     show_progress: bool | None,
     output_format: str,
     output: Path | None,
@@ -71,35 +82,69 @@ def scan_command(
     exit_zero: bool,
     **params: Any,
 ) -> None:
-    """Audit a running Redis or Valkey server against every rule live data can show.
+    """Audit a running Redis or Valkey server, or RDB dumps, against every rule the input can show.
 
-    Read-only and gentle: SCAN plus bounded per-key probes, never KEYS, EVAL, DEBUG or whole-collection
-    reads. Works with a user that may only read, scan, INFO and CONFIG GET. URL defaults to $REDIS_URL.
+    \b
+    Live (URL, default $REDIS_URL): read-only and gentle. SCAN plus bounded per-key probes, never KEYS, EVAL,
+    DEBUG or whole-collection reads. Works with a user that may only read, scan, INFO and CONFIG GET.
+    Dumps (files, or directories of *.rdb): RDB 1–15 (Redis 2.x–8.10) and Valkey 8/9, no server needed;
+    several files make one report (a cluster's shards), parsed in parallel. Memory is estimated.
 
     \b
     rediscipline scan redis://replica.internal:6379
     rediscipline scan rediss://app@cache.example.com:6380 --password-env REDIS_PASSWORD
     rediscipline scan unix:///var/run/redis/redis.sock --sample 100000 --format json
+    rediscipline scan /backup/dump.rdb
+    rediscipline scan /backup/cluster-2026-11-22/ --format html --output report.html
     """
-    from rediscipline.api.live import LiveScanOptions, scan_live  # redis-py loads only for this command
     from rediscipline.cli.progress import scan_progress
 
     settings = settings_for(overrides_from(params))
-    options = LiveScanOptions(
-        url=url,
-        user=user,
-        password_env=password_env,
-        db=db,
-        match=match,
-        type=key_type,
-        sample=sample,
-        seed=seed,
-        batch=batch,
-        max_ops=max_ops,
-        resume=resume,
-        memory_samples=memory_samples,
-        timeout=timeout,
-    )
-    with scan_progress("scanning", show_progress) as progress:
-        report = scan_live(options, settings, progress=progress)
+    dumps = [t for t in targets if not _is_url(t)]
+    if dumps:
+        if len(dumps) != len(targets):
+            raise click.UsageError("give either one server URL or dump files, not both")
+        live_only = {
+            "--user": user, "--password-env": password_env, "--sample": sample, "--seed": seed,
+            "--max-ops": max_ops, "--resume": resume,
+        }  # fmt: skip
+        given = [name for name, value in live_only.items() if value is not None]
+        if given:
+            raise click.UsageError(f"{', '.join(given)} only apply to a live server, not to dump files")
+        from rediscipline.api.rdb import RdbScanOptions, scan_rdb
+
+        rdb_options = RdbScanOptions(
+            paths=tuple(dumps), deep=deep, verify=not no_verify, db=db, match=match, type=key_type, jobs=jobs
+        )
+        with scan_progress("reading", show_progress, unit="bytes") as progress:
+            report = scan_rdb(rdb_options, settings, progress=progress)
+    else:
+        if len(targets) > 1:
+            raise click.UsageError("give one server URL (several are not scanned together yet)")
+        if deep or no_verify or jobs is not None:
+            raise click.UsageError("--deep, --no-verify and --jobs only apply to dump files")
+        from rediscipline.api.live import LiveScanOptions, scan_live  # redis-py loads only for live scans
+
+        options = LiveScanOptions(
+            url=targets[0] if targets else None,
+            user=user,
+            password_env=password_env,
+            db=db,
+            match=match,
+            type=key_type,
+            sample=sample,
+            seed=seed,
+            batch=batch,
+            max_ops=max_ops,
+            resume=resume,
+            memory_samples=memory_samples,
+            timeout=timeout,
+        )
+        with scan_progress("scanning", show_progress) as progress:
+            report = scan_live(options, settings, progress=progress)
     write_report(report, settings, output_format=output_format, output=output, color=color, exit_zero=exit_zero)
+
+
+def _is_url(target: str) -> bool:
+    """A server address (scheme://…, unix:…) rather than a dump file or directory."""
+    return "://" in target or target.startswith("unix:")

@@ -84,6 +84,8 @@ class KeyspaceStats:
     top_by_length: tuple[TopKey, ...] = ()
     skipped: int = 0  # keys that vanished or changed type between SCAN and probe
     sampling: Sampling | None = None
+    #: None when memory is MEMORY USAGE as the server measured it; else the model that estimated it (a dump)
+    memory_model: str | None = None
 
     @property
     def ttl_coverage(self) -> float | None:

@@ -106,6 +106,7 @@ def _keyspace(report: Report) -> dict[str, Any] | None:
     return {
         "keys": keyspace.keys,
         "memory": keyspace.memory,
+        "memory_model": keyspace.memory_model,
         "with_ttl": keyspace.with_ttl,
         "memory_with_ttl": keyspace.memory_with_ttl,
         "ttl_coverage": keyspace.ttl_coverage,

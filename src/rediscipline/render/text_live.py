@@ -69,7 +69,10 @@ def keyspace_section(keyspace: KeyspaceStats, console: Console, lang: str) -> No
     coverage = label(
         "ttl-coverage", lang, keys=share(keyspace.ttl_coverage), memory=share(keyspace.memory_ttl_coverage)
     )
-    console.print(RichText(f"  {keyspace.keys:,} keys · {human_bytes(keyspace.memory)} · {coverage}"))
+    memory = human_bytes(keyspace.memory)
+    if keyspace.memory_model:
+        memory += " " + label("estimated", lang, model=keyspace.memory_model)
+    console.print(RichText(f"  {keyspace.keys:,} keys · {memory} · {coverage}"))
     if keyspace.skipped:
         console.print(RichText("  " + label("skipped", lang, n=f"{keyspace.skipped:,}"), style="dim"))
     sampling = keyspace.sampling
@@ -93,10 +96,11 @@ def keyspace_section(keyspace: KeyspaceStats, console: Console, lang: str) -> No
             )
             console.print(RichText(f"    {estimate.name}: {text}"))
     console.print()
+    memory_header = "memory (est.)" if keyspace.memory_model else "memory"
     _table(
         console,
         label("memory-by-type", lang),
-        ("type", "keys", "memory", "elements", "with TTL"),
+        ("type", "keys", memory_header, "elements", "with TTL"),
         [
             (
                 t.type,
@@ -112,17 +116,17 @@ def keyspace_section(keyspace: KeyspaceStats, console: Console, lang: str) -> No
     _table(
         console,
         label("ttl-histogram", lang),
-        ("TTL", "keys", "memory"),
+        ("TTL", "keys", memory_header),
         [(b.label, f"{b.keys:,}", human_bytes(b.memory)) for b in keyspace.ttl_histogram],
     )
     console.print()
     _table(
         console,
         label("top-namespaces", lang),
-        ("namespace", "keys", "memory"),
+        ("namespace", "keys", memory_header),
         [(b.label, f"{b.keys:,}", human_bytes(b.memory)) for b in keyspace.namespaces[:TOP_ROWS]],
     )
-    headers = ("key", "db", "type", "memory", "length", "TTL", "encoding")
+    headers = ("key", "db", "type", memory_header, "length", "TTL", "encoding")
     for title, keys in (("top-memory", keyspace.top_by_memory), ("top-length", keyspace.top_by_length)):
         if keys:
             console.print()

@@ -157,7 +157,7 @@ _ZL_INT_WIDTH = {0xC0: 2, 0xD0: 4, 0xE0: 8, 0xF0: 3, 0xFE: 1}
 
 
 def intset_count(blob: bytes) -> int:
-    width, count = _intset_header(blob)
+    _width, count = _intset_header(blob)
     return count
 
 
@@ -220,6 +220,5 @@ def largest(items: Iterator[bytes | int]) -> int:
     best = 0
     for item in items:
         size = _digits(item) if isinstance(item, int) else len(item)
-        if size > best:
-            best = size
+        best = max(best, size)
     return best

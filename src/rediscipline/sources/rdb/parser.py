@@ -127,6 +127,9 @@ class RdbFile:
                 resource.close()
                 setattr(self, name, None)
 
+    def __iter__(self) -> Iterator[RdbKey]:
+        return self.keys()
+
     def keys(self) -> Iterator[RdbKey]:
         """Every key in file order; raises RdbError with the offset on malformed or unsupported data."""
         walk = _Walk(self)
@@ -198,7 +201,10 @@ class _Walk:
         self.idle: int | None = None
         self.freq: int | None = None
         self.origin = Location(SOURCE_RDB, rdb.path, None, None, 0)
-        self.now_ms = int(os.stat(rdb.path).st_mtime * 1000)  # until the AUX field ctime says better
+        # TTLs count from the dump's AUX `ctime`; old dumps without it fall back on the file's mtime, which
+        # may be much later (a copied file), so then no key is dropped as already expired.
+        self.now_ms = int(os.stat(rdb.path).st_mtime * 1000)
+        self.drop_expired = False
         self.templates: dict[int, int] = {}  # RDB 15 hash template id → field count
         self.blob_start = 0  # where the blob a handler is reading starts, to re-read it in full
 
@@ -265,7 +271,7 @@ class _Walk:
                     pos = self._prefix_or_opcode(op, pos + 1, record)
                     if pos < 0:
                         return
-                    if op == OP_EXPIRETIME_MS or op == OP_EXPIRETIME:
+                    if op in (OP_EXPIRETIME_MS, OP_EXPIRETIME):
                         expire = self.expire
                     elif op == OP_IDLE:
                         idle = self.idle
@@ -287,10 +293,12 @@ class _Walk:
             if expire is not None:
                 fact.expire_at_ms, fact.ttl_ms = expire, expire - self.now_ms
                 expire = None
-                if fact.ttl_ms <= 0:
-                    self.rdb.expired += 1
-                    idle = freq = None
-                    continue
+                if fact.ttl_ms <= 0:  # -1 would read as "no expiry"
+                    if self.drop_expired:
+                        self.rdb.expired += 1
+                        idle = freq = None
+                        continue
+                    fact.ttl_ms = 0
             idle = freq = None
             yield fact
 
@@ -335,6 +343,7 @@ class _Walk:
             self.rdb.aux[name.decode("utf-8", "replace")] = value
             if name == b"ctime" and value.isdigit():
                 self.now_ms = int(value) * 1000
+                self.drop_expired = True
             elif name == b"redis-ver":
                 self.list_packed = _version_tuple(value) >= (7, 2)
             elif name == b"valkey-ver":
@@ -584,7 +593,7 @@ class _Walk:
 # the prefix fields (expiry, idle, freq, offset, size) still unset: the loop fills them in.
 
 
-def _key(walk: _Walk, key: bytes, kind: str, encoding: str, length: int, value_bytes: int) -> RdbKey:
+def _key(walk: _Walk, key: bytes, kind: str, encoding: str, length: int, value_bytes: int) -> RdbKey:  # noqa: PLR0917
     return RdbKey(
         key, walk.origin, walk.db, kind, -1, None, length, encoding, None, None, None, None, None, 0, 0, value_bytes
     )
@@ -612,8 +621,10 @@ def _string_value(walk: _Walk, _op: int, key: bytes) -> RdbKey:
             raise RdbError("compressed string runs past the end of the file", walk.record)
         walk.pos = p + clen
         if walk.want_head:
-            head = decompress(buf[p : p + clen], ulen, HEAD_BYTES) if ulen >= HEAD_DECODE_FROM else _first_literal(
-                buf, p, clen
+            head = (
+                decompress(buf[p : p + clen], ulen, HEAD_BYTES)
+                if ulen >= HEAD_DECODE_FROM
+                else _first_literal(buf, p, clen)
             )
         out = _key(walk, key, "string", "embstr" if ulen <= 44 else "raw", ulen, ulen)
         out.head = head
@@ -655,15 +666,20 @@ def _is_int(value: bytes) -> bool:
 
 
 def _elements(walk: _Walk, count: int, per_item: int) -> tuple[int, int]:
-    """Step over `count * per_item` strings; (total bytes, largest)."""
+    """Step over `count * per_item` strings; (total bytes, largest), in chunks so C does the sums."""
     skip = walk._skip
     total = largest = 0
-    for _ in range(count * per_item):
-        size = skip()
-        total += size
-        if size > largest:
-            largest = size
+    remaining = count * per_item
+    while remaining > 0:
+        step = min(remaining, _CHUNK)
+        sizes = [skip() for _ in range(step)]
+        total += sum(sizes)
+        largest = max(largest, *sizes)
+        remaining -= step
     return total, largest
+
+
+_CHUNK = 4096
 
 
 def _linked_list(walk: _Walk, _op: int, key: bytes) -> RdbKey:
@@ -691,15 +707,15 @@ def _hash(walk: _Walk, _op: int, key: bytes) -> RdbKey:
 
 
 def _zset(walk: _Walk, op: int, key: bytes) -> RdbKey:
-    buf = walk.buf
+    """Skiplist zset: members one by one, each followed by its score (8 bytes, or a length-prefixed text)."""
+    buf, skip = walk.buf, walk._skip
     count, walk.pos = _length(buf, walk.pos)
-    skip = walk._skip
-    total = largest = 0
     binary = op == 5
+    total = largest = 0
     for _ in range(count):
         size = skip()
         total += size
-        if size > largest:
+        if size > largest:  # noqa: PLR1730 - max() is a call per member on the hot path
             largest = size
         if binary:
             walk.pos += 8
@@ -789,8 +805,7 @@ def _quicklist(walk: _Walk, op: int, key: bytes) -> RdbKey:
             total += size
             count += 1
             plain_nodes += 1
-            if size > largest:
-                largest = size
+            largest = max(largest, size)
             continue
         if container != 2:
             raise RdbError(f"unknown quicklist container {container}", walk.record)
@@ -808,8 +823,7 @@ def _quicklist(walk: _Walk, op: int, key: bytes) -> RdbKey:
             else:
                 entries = blobs.ziplist_count(blob)
                 node_largest = blobs.largest(blobs.ziplist_items(blob))
-            if node_largest > largest:
-                largest = node_largest
+            largest = max(largest, node_largest)
         count += entries
     encoding = "quicklist"
     if v2 and walk.list_packed and nodes == 1 and plain_nodes == 0:
@@ -851,8 +865,7 @@ def _hash_metadata(walk: _Walk, op: int, key: bytes) -> RdbKey:
         for _ in range(2):
             size = skip()
             total += size
-            if size > largest:
-                largest = size
+            largest = max(largest, size)
     out = _key(walk, key, "hash", "hashtable", count, total)
     out.hfe_fields = ttls
     out.largest_element = largest
@@ -869,8 +882,7 @@ def _valkey_hash2(walk: _Walk, _op: int, key: bytes) -> RdbKey:
         for _ in range(2):
             size = skip()
             total += size
-            if size > largest:
-                largest = size
+            largest = max(largest, size)
         expiry = int.from_bytes(buf[walk.pos : walk.pos + 8], "little", signed=True)
         walk.pos += 8
         ttls += expiry != -1

@@ -1,0 +1,99 @@
+"""Several dumps at once: one worker process per file parses it, the caller's process runs the engine.
+
+An RDB cannot be split before it has been read (records carry no lengths), so parallelism is across files:
+the shards of a cluster, or a directory of nightly dumps. Workers send facts in batches through one queue
+(pickling a batch costs far less than the rules do per key), plus byte progress, their summary at the end,
+or an error.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import queue
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from rediscipline.sources.errors import SourceError
+from rediscipline.sources.rdb.records import RdbKey
+from rediscipline.sources.rdb.source import ByteProgress, DumpOptions, DumpSummary, read_dump
+
+BATCH = 2000
+_POLL_SECONDS = 0.5
+
+
+def _work(index: int, path: str, options: DumpOptions, out: Any) -> None:
+    """Worker process body: parse one dump and stream what it finds to the parent."""
+    summary = DumpSummary(path)
+
+    def step(position: int) -> None:
+        out.put(("progress", index, position))
+
+    try:
+        batch: list[RdbKey] = []
+        for fact in read_dump(path, options, summary, step):
+            batch.append(fact)
+            if len(batch) >= BATCH:
+                out.put(("keys", index, batch))
+                batch = []
+        out.put(("keys", index, batch))
+        out.put(("done", index, summary))
+    except SourceError as error:
+        out.put(("error", index, str(error)))
+    except Exception as error:
+        out.put(("error", index, f"{path}: {type(error).__name__}: {error}"))
+
+
+def parallel_facts(
+    *,
+    paths: Sequence[str],
+    sizes: Sequence[int],
+    options: DumpOptions,
+    summaries: list[DumpSummary],
+    jobs: int,
+    progress: ByteProgress | None,
+) -> Iterator[RdbKey]:
+    """Facts of all `paths`, in whatever order the workers produce them; summaries in path order."""
+    context = multiprocessing.get_context("spawn")
+    channel = context.Queue(maxsize=64)
+    pending = list(enumerate(paths))
+    running: dict[int, Any] = {}
+    positions = [0] * len(paths)
+    finished: dict[int, DumpSummary] = {}
+    total = sum(sizes)
+    try:
+        while pending or running:
+            while pending and len(running) < jobs:
+                index, path = pending.pop(0)
+                process = context.Process(target=_work, args=(index, path, options, channel), daemon=True)
+                process.start()
+                running[index] = process
+            try:
+                kind, index, payload = channel.get(timeout=_POLL_SECONDS)
+            except queue.Empty:
+                _check_alive(running, paths)
+                continue
+            if kind == "keys":
+                yield from payload
+            elif kind == "progress":
+                positions[index] = payload
+                if progress is not None:
+                    progress(sum(positions), total)
+            elif kind == "done":
+                finished[index] = payload
+                positions[index] = sizes[index]
+                running.pop(index).join()
+            else:
+                raise SourceError(payload)
+    finally:
+        for process in running.values():
+            process.terminate()
+            process.join()
+        channel.close()
+    summaries.extend(finished[index] for index in range(len(paths)))
+
+
+def _check_alive(running: dict[int, Any], paths: Sequence[str]) -> None:
+    """A worker that died without reporting (killed, out of memory) is an error, not a silent gap."""
+    for index, process in running.items():
+        if not process.is_alive() and process.exitcode not in (0, None):
+            raise SourceError(f"{paths[index]}: the parser process died (exit code {process.exitcode})")

@@ -38,7 +38,7 @@ def _size(data: int) -> str:
     "big-key-sync-expire",
     title=("Big key expires on the main thread", "大 Key 过期时在主线程释放"),
     severity=Severity.WARNING,
-    where=("live", "rdb"),
+    where=("live",),  # a dump does not carry lazyfree-lazy-expire
     sources=(
         "001 §2.1 禁止使用bigkey",
         "000 §数据删除",

@@ -198,7 +198,8 @@ class Engine:
             add(violation, recorded, example, origin, None)
         template = verdict.template
         for check, configured, ctx in verdict.fact_checks:
-            for found in check(fact, template, ctx):
+            found = check(fact, template, ctx)
+            if found is not None:
                 resolved = self._resolve_one(configured, ctx, found)
                 flagged = flagged or resolved.severity >= Severity.WARNING
                 add(resolved, recorded, example, origin, None)

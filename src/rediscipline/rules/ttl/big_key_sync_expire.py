@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rediscipline.model.facts import KeyFact
@@ -95,19 +94,19 @@ class BigKeySyncExpire(FactRule[BigKeySyncExpireOptions]):
     needs = frozenset({"ttl", "type", "length", "memory"})
     uses_server = True
 
-    def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[BigKeySyncExpireOptions]) -> Iterator[Violation]:
+    def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[BigKeySyncExpireOptions]) -> Violation | None:
         if fact.ttl_ms is None or fact.ttl_ms < 0 or fact.type in (None, "string"):
-            return  # first, because most keys stop here
+            return None  # first, because most keys stop here
         server = ctx.server
         setting = server.config_value(SETTING) if server is not None else None
         if setting is None or setting.lower() != "no":
-            return
+            return None
         opts = ctx.options
         elements, memory = fact.length, fact.memory
         many = bool(opts.min_elements) and elements is not None and elements > opts.min_elements
         heavy = bool(opts.min_bytes) and memory is not None and memory > opts.min_bytes
         if not (many or heavy):
-            return
+            return None
         sizes = [f"{elements:,} elements"] if elements is not None else []
         sizes_zh = [f"{elements:,} 个元素"] if elements is not None else []
         if memory is not None:
@@ -115,7 +114,7 @@ class BigKeySyncExpire(FactRule[BigKeySyncExpireOptions]):
             sizes_zh.append(_size(memory))
         limit = f"{opts.min_elements:,} elements" if many else _size(opts.min_bytes)
         limit_zh = f"{opts.min_elements:,} 个元素" if many else _size(opts.min_bytes)
-        yield Violation(
+        return Violation(
             "sync-free",
             Text(
                 f"{fact.type} of {', '.join(sizes)} (big above {limit}) has a TTL while {SETTING} is no: when it "

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rediscipline.model.facts import KeyFact
@@ -72,15 +71,15 @@ class IdlePersistent(FactRule[IdlePersistentOptions]):
     Options = IdlePersistentOptions
     needs = frozenset({"ttl", "idle"})
 
-    def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[IdlePersistentOptions]) -> Iterator[Violation]:
+    def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[IdlePersistentOptions]) -> Violation | None:
         idle = fact.idle_seconds
         limit = ctx.options.max_idle_days
         if fact.ttl_ms != -1 or idle is None or idle <= limit * DAY:
-            return
+            return None
         if ctx.namespace is not None and ctx.namespace.ttl_required is False:
-            return
+            return None
         days = idle / DAY
-        yield Violation(
+        return Violation(
             "idle",
             Text(
                 f"key has no TTL and has not been accessed for {days:.1f} days (limit {limit}): delete it if it is "

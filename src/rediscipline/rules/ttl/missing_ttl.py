@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rediscipline.model.facts import KeyFact
@@ -92,16 +91,16 @@ class MissingTtl(FactRule[MissingTtlOptions]):
     Options = MissingTtlOptions
     needs = frozenset({"ttl"})
 
-    def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[MissingTtlOptions]) -> Iterator[Violation]:
+    def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[MissingTtlOptions]) -> Violation | None:
         if fact.ttl_ms != -1:
-            return
+            return None
         namespace = ctx.namespace
         declared = namespace.ttl_required if namespace is not None else None
         if declared is None:
             if ctx.options.required:
-                yield _MISSING
+                return _MISSING
         elif declared and namespace is not None:
-            yield Violation(
+            return Violation(
                 "missing",
                 Text(
                     f"key has no TTL, but namespace {namespace.pattern} requires one: set it when writing the "
@@ -110,3 +109,4 @@ class MissingTtl(FactRule[MissingTtlOptions]):
                 ),
                 Severity.ERROR,
             )
+        return None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rediscipline.model.facts import KeyFact
@@ -100,13 +99,13 @@ class TtlRange(FactRule[TtlRangeOptions]):
     Options = TtlRangeOptions
     needs = frozenset({"ttl"})
 
-    def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[TtlRangeOptions]) -> Iterator[Violation]:
+    def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[TtlRangeOptions]) -> Violation | None:
         ttl_ms = fact.ttl_ms
         if ttl_ms is None or ttl_ms < 0:
-            return
+            return None
         namespace = ctx.namespace
         if namespace is None and not ctx.options.max_seconds:
-            return  # nothing to compare with: the common case, decided before any text is built
+            return None  # nothing to compare with: the common case, decided before any text is built
         of_en = f" for namespace {namespace.pattern}" if namespace is not None else ""
         of_zh = f"命名空间 {namespace.pattern} 的" if namespace is not None else ""
         ttl = duration(ttl_ms // 1000)
@@ -117,7 +116,7 @@ class TtlRange(FactRule[TtlRangeOptions]):
             max_en, max_zh = of_en, of_zh
         if longest is not None and ttl_ms > longest * 1000:
             limit = duration(longest)
-            yield Violation(
+            return Violation(
                 "too-long",
                 Text(
                     f"TTL of {ttl.en} exceeds the maximum of {limit.en}{max_en}: shorten it so stale data "
@@ -126,11 +125,10 @@ class TtlRange(FactRule[TtlRangeOptions]):
                 ),
                 value=ttl_ms // 1000,
             )
-            return
         shortest = namespace.ttl_min_seconds if namespace is not None else None
         if shortest is not None and ttl_ms < shortest * 1000 and fact.origin.source in AS_WRITTEN:
             limit = duration(shortest)
-            yield Violation(
+            return Violation(
                 "too-short",
                 Text(
                     f"TTL of {ttl.en} is below the minimum of {limit.en}{of_en}: check the unit (seconds or "
@@ -139,3 +137,4 @@ class TtlRange(FactRule[TtlRangeOptions]):
                 ),
                 value=shortest - ttl_ms // 1000,  # how far below: the worst example is the shortest TTL
             )
+        return None

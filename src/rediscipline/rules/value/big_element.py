@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rediscipline.model.facts import KeyFact
@@ -82,13 +81,13 @@ class BigElement(FactRule[BigElementOptions]):
     needs = frozenset({"type", "element"})
     types = frozenset({"hash", "list", "set", "zset"})
 
-    def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[BigElementOptions]) -> Iterator[Violation]:
+    def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[BigElementOptions]) -> Violation | None:
         size, limit = fact.largest_element, ctx.options.max_bytes
         noun = SAMPLED.get(fact.type or "")
         if noun is None or size is None or not limit or size <= limit:
-            return
+            return None
         kind, shown, shown_limit = fact.type, human_bytes(size), human_bytes(limit)
-        yield Violation(
+        return Violation(
             "big-element",
             Text(
                 f"{kind} holds {noun.en} of {shown}, above {shown_limit}: a big key in disguise; move it to its "

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rediscipline.model.facts import KeyFact
@@ -75,17 +74,17 @@ class CollectionBytes(FactRule[CollectionBytesOptions]):
     needs = frozenset({"type", "memory"})
     types = frozenset({"hash", "list", "set", "zset", "stream"})
 
-    def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[CollectionBytesOptions]) -> Iterator[Violation]:
+    def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[CollectionBytesOptions]) -> Violation | None:
         size = fact.memory
         if fact.type not in COLLECTIONS or size is None:
-            return
+            return None
         opts = ctx.options
         verdict = over_limit(size, opts.max_bytes, opts.error_bytes)
         if verdict is None:
-            return
+            return None
         code, limit, severity = verdict
         kind, shown, shown_limit = fact.type, human_bytes(size), human_bytes(limit)
-        yield Violation(
+        return Violation(
             code,
             Text(
                 f"{kind} takes {shown} of memory, above {shown_limit}: move big elements to their own keys or split "

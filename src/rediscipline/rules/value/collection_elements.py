@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rediscipline.model.facts import KeyFact
@@ -84,23 +83,21 @@ class CollectionElements(FactRule[CollectionElementsOptions]):
     needs = frozenset({"type", "length"})
     types = frozenset({"hash", "list", "set", "zset", "stream"})
 
-    def check(
-        self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[CollectionElementsOptions]
-    ) -> Iterator[Violation]:
+    def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[CollectionElementsOptions]) -> Violation | None:
         count = fact.length
         noun = ELEMENT_NOUNS.get(fact.type or "")
         if noun is None or count is None:
-            return
+            return None
         opts = ctx.options
         declared = ctx.namespace.max_elements if ctx.namespace is not None else None
         warn_limit = declared if declared else opts.max_elements
         error_limit = max(opts.error_elements, warn_limit) if opts.error_elements else 0
         verdict = over_limit(count, warn_limit, error_limit)
         if verdict is None:
-            return
+            return None
         code, limit, severity = verdict
         kind = fact.type
-        yield Violation(
+        return Violation(
             code,
             Text(
                 f"{kind} of {count_text(count)} {noun.en} exceeds {count_text(limit)}: split it into smaller keys "

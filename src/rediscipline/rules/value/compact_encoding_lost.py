@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rediscipline.model.facts import KeyFact
@@ -159,19 +158,20 @@ class CompactEncodingLost(FactRule[CompactEncodingOptions]):
     types = frozenset({"hash", "list", "set", "zset"})
     uses_server = True
 
-    def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[CompactEncodingOptions]) -> Iterator[Violation]:
+    def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[CompactEncodingOptions]) -> Violation | None:
         kind, count = fact.type or "", fact.length
         if count is None or fact.encoding is None or fact.encoding != NON_COMPACT.get(kind):
-            return
+            return None
         limits = _limits(kind, ctx.server)
         if limits is None or limits.entries <= 0:
-            return
+            return None
         # A list converts back to a listpack by itself, but only once it shrinks to half its limit (t_list.c).
         small = limits.entries // 2 if kind == "list" else limits.entries
         if count <= small:
-            yield self._too_big(kind, count, fact.encoding, limits, ctx.server)
+            return self._too_big(kind, count, fact.encoding, limits, ctx.server)
         elif limits.entries < count <= limits.entries * (1 + ctx.options.near):
-            yield self._just_over(kind, count, fact.encoding, limits)
+            return self._just_over(kind, count, fact.encoding, limits)
+        return None
 
     def _too_big(self, kind: str, count: int, encoding: str, limits: _Limits, server: ServerFact | None) -> Violation:
         noun, shown = ELEMENT_NOUNS[kind], count_text(count)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rediscipline.model.facts import KeyFact
@@ -82,17 +81,17 @@ class CompressibleValue(FactRule[CompressibleValueOptions]):
     needs = frozenset({"type", "head", "length"})
     types = frozenset({"string"})
 
-    def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[CompressibleValueOptions]) -> Iterator[Violation]:
+    def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[CompressibleValueOptions]) -> Violation | None:
         head, size, opts = fact.head, fact.length, ctx.options
         if fact.type != "string" or head is None or size is None or not opts.min_bytes or size < opts.min_bytes:
-            return
+            return None
         if len(head) < MIN_SAMPLE or not is_text(head):
-            return
+            return None
         ratio = len(head) / len(zlib.compress(head, 1))
         if ratio < opts.min_ratio:
-            return
+            return None
         shown = human_bytes(size)
-        yield Violation(
+        return Violation(
             "compressible",
             Text(
                 f"text value of {shown} compresses {ratio:.1f}× in a sample (reported from {opts.min_ratio:.1f}×): "

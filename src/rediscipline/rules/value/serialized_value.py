@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rediscipline.model.facts import KeyFact
@@ -90,13 +89,13 @@ class SerializedValue(FactRule[SerializedValueOptions]):
     needs = frozenset({"type", "head", "length"})
     types = frozenset({"string"})
 
-    def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[SerializedValueOptions]) -> Iterator[Violation]:
+    def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[SerializedValueOptions]) -> Violation | None:
         head, size = fact.head, fact.length
         if fact.type != "string" or not head or size is None:
-            return
+            return None
         shown = human_bytes(size)  # cheap enough: only strings whose head is known get here
         if head.startswith(JAVA_MAGIC):
-            yield Violation(
+            return Violation(
                 "java-serialized",
                 Text(
                     f"value of {shown} in Java's built-in serialization, which stores class and field descriptors "
@@ -107,9 +106,8 @@ class SerializedValue(FactRule[SerializedValueOptions]):
                 Severity.WARNING,
                 size,
             )
-            return
         if _PICKLE.match(head) and (size > len(head) or head.endswith(b".")):
-            yield Violation(
+            return Violation(
                 "pickle",
                 Text(
                     f"value of {shown} in Python pickle, bound to Python classes and unsafe to load (it runs code): "
@@ -120,13 +118,12 @@ class SerializedValue(FactRule[SerializedValueOptions]):
                 Severity.NOTE,
                 size,
             )
-            return
         minimum = ctx.options.min_bytes
         if not minimum or size < minimum or not is_text(head):
-            return
+            return None
         kind = "json" if _JSON.match(head) else "xml" if _XML.match(head) else None
         if kind is None:
-            return
+            return None
         limit = human_bytes(minimum)
         if kind == "json":
             message = Text(
@@ -141,4 +138,4 @@ class SerializedValue(FactRule[SerializedValueOptions]):
                 "(protobuf, msgpack)",
                 f"XML/HTML 值 {shown}（≥ {limit}），标记冗长：请压缩，或改用紧凑格式（protobuf、msgpack）",
             )
-        yield Violation(kind, message, Severity.NOTE, size)
+        return Violation(kind, message, Severity.NOTE, size)

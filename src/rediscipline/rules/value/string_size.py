@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rediscipline.model.facts import KeyFact
@@ -78,17 +77,17 @@ class StringSize(FactRule[StringSizeOptions]):
     needs = frozenset({"type", "length"})
     types = frozenset({"string"})
 
-    def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[StringSizeOptions]) -> Iterator[Violation]:
+    def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[StringSizeOptions]) -> Violation | None:
         size = fact.length
         if fact.type != "string" or size is None or is_dense_hll(size, fact.head):
-            return
+            return None
         opts = ctx.options
         verdict = over_limit(size, opts.max_bytes, opts.error_bytes)
         if verdict is None:
-            return
+            return None
         code, limit, severity = verdict
         shown, shown_limit = human_bytes(size), human_bytes(limit)
-        yield Violation(
+        return Violation(
             code,
             Text(
                 f"string of {shown} exceeds {shown_limit}: split it into smaller keys or hash fields, or compress it",

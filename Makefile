@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed
 LINT_PATHS := src tests benchmarks scripts
 
 .DEFAULT_GOAL := test
-.PHONY: venv lint test demo demo-keys bench bench-scan docs clean distclean
+.PHONY: venv lint test demo demo-keys bench bench-scan bench-rdb docs clean distclean
 
 # ---- environment ---------------------------------------------------------------------------------------------
 
@@ -56,6 +56,11 @@ bench: venv
 
 bench-scan: venv
 	$(BIN)/python benchmarks/scan_throughput.py $(BENCH_ARGS)
+
+# Offline RDB audit vs redis-check-rdb and rdb-py on three dumps made by the local Redis 7.0 (built once, ~2 min,
+# cached in ~/.cache/rediscipline-bench). Options: make bench-rdb BENCH_ARGS="--repeat 5 --rss-curve".
+bench-rdb: venv
+	$(BIN)/python benchmarks/rdb_throughput.py $(BENCH_ARGS)
 
 docs: venv
 	$(BIN)/python scripts/gen_rule_docs.py

@@ -93,8 +93,8 @@ class SerializedValue(FactRule[SerializedValueOptions]):
         head, size = fact.head, fact.length
         if fact.type != "string" or not head or size is None:
             return None
-        shown = human_bytes(size)  # cheap enough: only strings whose head is known get here
         if head.startswith(JAVA_MAGIC):
+            shown = human_bytes(size)
             return Violation(
                 "java-serialized",
                 Text(
@@ -107,6 +107,7 @@ class SerializedValue(FactRule[SerializedValueOptions]):
                 size,
             )
         if _PICKLE.match(head) and (size > len(head) or head.endswith(b".")):
+            shown = human_bytes(size)
             return Violation(
                 "pickle",
                 Text(
@@ -124,7 +125,7 @@ class SerializedValue(FactRule[SerializedValueOptions]):
         kind = "json" if _JSON.match(head) else "xml" if _XML.match(head) else None
         if kind is None:
             return None
-        limit = human_bytes(minimum)
+        shown, limit = human_bytes(size), human_bytes(minimum)
         if kind == "json":
             message = Text(
                 f"JSON value of {shown} (≥ {limit}) repeats its field names in every value: keep fields read "

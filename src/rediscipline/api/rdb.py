@@ -13,6 +13,7 @@ from rediscipline.model.text import Text
 from rediscipline.rules import default_registry
 from rediscipline.rules.registry import Registry
 from rediscipline.settings.layering import Settings
+from rediscipline.sources.rdb.memory import DEFAULT_ALLOCATOR
 from rediscipline.sources.rdb.source import ByteProgress, DumpOptions, DumpSummary, dump_paths, read_dumps
 
 
@@ -25,6 +26,7 @@ class RdbScanOptions:
     match: str | None = None
     type: str | None = None
     jobs: int | None = None  # worker processes for several files (default: CPUs)
+    allocator: str = DEFAULT_ALLOCATOR  # for the memory model: jemalloc (official builds), jemalloc16, libc
 
 
 def scan_rdb(
@@ -50,6 +52,7 @@ def scan_rdb(
         db=options.db,
         match=options.match,
         type=options.type,
+        allocator=options.allocator,
     )
     summaries: list[DumpSummary] = []
     jobs = options.jobs or min(len(paths), os.cpu_count() or 1)
@@ -97,9 +100,11 @@ def _notes(summaries: Sequence[DumpSummary], skipped: Sequence[str], options: Rd
     models = sorted({s.memory_model for s in summaries})
     notes.append(
         Text(
-            f"memory figures are estimates from the file's encodings and sizes ({', '.join(models)} model), "
-            "not MEMORY USAGE",
-            f"内存数值是根据文件中的编码与大小估算的（{', '.join(models)} 模型），并非 MEMORY USAGE 实测",
+            f"memory figures are estimates from the file's encodings and sizes ({'; '.join(models)}), not "
+            "MEMORY USAGE; --allocator names the server's allocator (jemalloc: official builds and images, "
+            "jemalloc16: Debian/Ubuntu packages, libc)",
+            f"内存数值是根据文件中的编码与大小估算的（{'; '.join(models)}），并非 MEMORY USAGE 实测；"
+            "--allocator 指定服务器的内存分配器（jemalloc：官方构建与镜像，jemalloc16：Debian/Ubuntu 软件包，libc）",
         )
     )
     if skipped:

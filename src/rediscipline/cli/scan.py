@@ -48,6 +48,13 @@ TYPES = ("string", "list", "hash", "set", "zset", "stream")
 @click.option("--deep", is_flag=True, help="Dumps: walk every element, for the largest element of every collection.")
 @click.option("--no-verify", "no_verify", is_flag=True, help="Dumps: do not check the CRC-64 (read a damaged file).")
 @click.option(
+    "--allocator",
+    type=click.Choice(("jemalloc", "jemalloc16", "libc")),
+    default="jemalloc",
+    show_default=True,
+    help="Dumps: the server's allocator, for memory estimates (jemalloc16: Debian/Ubuntu packages).",
+)
+@click.option(
     "--jobs",
     type=click.IntRange(min=1),
     metavar="N",
@@ -75,6 +82,7 @@ def scan_command(
     deep: bool,
     no_verify: bool,
     jobs: int | None,
+    allocator: str,
     show_progress: bool | None,
     output_format: str,
     output: Path | None,
@@ -114,15 +122,22 @@ def scan_command(
         from rediscipline.api.rdb import RdbScanOptions, scan_rdb
 
         rdb_options = RdbScanOptions(
-            paths=tuple(dumps), deep=deep, verify=not no_verify, db=db, match=match, type=key_type, jobs=jobs
+            paths=tuple(dumps),
+            deep=deep,
+            verify=not no_verify,
+            db=db,
+            match=match,
+            type=key_type,
+            jobs=jobs,
+            allocator=allocator,
         )
         with scan_progress("reading", show_progress, unit="bytes") as progress:
             report = scan_rdb(rdb_options, settings, progress=progress)
     else:
         if len(targets) > 1:
             raise click.UsageError("give one server URL (several are not scanned together yet)")
-        if deep or no_verify or jobs is not None:
-            raise click.UsageError("--deep, --no-verify and --jobs only apply to dump files")
+        if deep or no_verify or jobs is not None or allocator != "jemalloc":
+            raise click.UsageError("--deep, --no-verify, --jobs and --allocator only apply to dump files")
         from rediscipline.api.live import LiveScanOptions, scan_live  # redis-py loads only for live scans
 
         options = LiveScanOptions(

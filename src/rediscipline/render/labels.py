@@ -39,7 +39,7 @@ LABELS = {
     "ttl-coverage": Text(
         "TTL coverage: {keys} of keys, {memory} of memory", "设置 TTL 的比例：Key {keys}，内存 {memory}"
     ),
-    "estimated": Text("(estimated, {model} model)", "（估算，{model} 模型）"),
+    "estimated": Text("(estimated: {model})", "（估算：{model}）"),
     "ttl-histogram": Text("TTL left", "剩余 TTL"),
     "top-namespaces": Text("namespaces by memory", "按内存排序的命名空间"),
     "top-memory": Text("biggest keys by memory", "内存最大的 Key"),

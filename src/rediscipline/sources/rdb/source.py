@@ -13,7 +13,7 @@ from pathlib import Path
 
 from rediscipline.model.glob import GlobMatcher
 from rediscipline.sources.errors import SourceError
-from rediscipline.sources.rdb.memory import model_for
+from rediscipline.sources.rdb.memory import DEFAULT_ALLOCATOR, model_for
 from rediscipline.sources.rdb.parser import open_rdb
 from rediscipline.sources.rdb.records import RdbHeader, RdbKey
 
@@ -31,6 +31,7 @@ class DumpOptions:
     db: int | None = None
     match: str | None = None  # a Redis glob on key names
     type: str | None = None
+    allocator: str = DEFAULT_ALLOCATOR  # the memory model's allocator: a dump does not say which one the server used
 
 
 @dataclass(slots=True)
@@ -83,7 +84,7 @@ def read_dump(
         counts = summary.keys_by_db
         for fact in dump:
             if model is None:  # AUX fields precede the first key
-                model = _describe(summary, dump.aux, header)
+                model = _describe(summary, dump.aux, header, options.allocator)
             db = fact.db or 0
             counts[db] = counts.get(db, 0) + 1
             if options.db is not None and db != options.db:
@@ -95,12 +96,14 @@ def read_dump(
             fact.memory = model(fact)
             yield fact
         if model is None:
-            _describe(summary, dump.aux, header)
+            _describe(summary, dump.aux, header, options.allocator)
         summary.checksum, summary.expired = dump.checksum, dump.expired
         summary.functions, summary.modules = len(dump.functions), tuple(sorted(set(dump.module_aux)))
 
 
-def _describe(summary: DumpSummary, aux: dict[str, bytes], header: RdbHeader) -> Callable[[RdbKey], int]:
+def _describe(
+    summary: DumpSummary, aux: dict[str, bytes], header: RdbHeader, allocator: str
+) -> Callable[[RdbKey], int]:
     """Fill the summary from the AUX fields and pick the memory model they call for."""
     version = aux.get("valkey-ver") or aux.get("redis-ver")
     if "valkey-ver" in aux:
@@ -110,8 +113,8 @@ def _describe(summary: DumpSummary, aux: dict[str, bytes], header: RdbHeader) ->
     summary.used_memory = int(used) if used.isdigit() else None
     ctime = aux.get("ctime", b"")
     summary.ctime = int(ctime) if ctime.isdigit() else None
-    model = model_for(header, aux)
-    summary.memory_model = model.name
+    model = model_for(header, aux, allocator)
+    summary.memory_model = f"{model.name}, {allocator}"
     estimate: Callable[[RdbKey], int] = model.estimate
     return estimate
 

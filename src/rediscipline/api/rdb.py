@@ -25,7 +25,7 @@ class RdbScanOptions:
     db: int | None = None
     match: str | None = None
     type: str | None = None
-    jobs: int | None = None  # worker processes for several files (default: CPUs)
+    jobs: int | None = None  # worker processes (default: one per CPU, none for small inputs)
     allocator: str = DEFAULT_ALLOCATOR  # for the memory model: jemalloc (official builds), jemalloc16, libc
 
 
@@ -55,10 +55,9 @@ def scan_rdb(
         allocator=options.allocator,
     )
     summaries: list[DumpSummary] = []
-    jobs = options.jobs or min(len(paths), os.cpu_count() or 1)
     engine.begin_input(Location(SOURCE_RDB, paths[0]))
     feed = engine.feed
-    for fact in read_dumps(paths, dump_options, summaries, jobs=jobs, progress=progress):
+    for fact in read_dumps(paths, dump_options, summaries, jobs=options.jobs, progress=progress):
         feed(fact)
     result = engine.finish(SOURCE_RDB)
     if result.stats.keyspace is not None:

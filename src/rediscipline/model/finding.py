@@ -13,9 +13,13 @@ from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Violation:
-    """One broken rule on one fact (or one template). `code` distinguishes kinds within a rule."""
+    """One broken rule on one fact (or one template). `code` distinguishes kinds within a rule.
+
+    Treat it as immutable (rules may hand out the same instance for many keys). It is not `frozen` because fact
+    rules build one per offending key, and a frozen dataclass costs three times as much to build.
+    """
 
     code: str
     message: Text

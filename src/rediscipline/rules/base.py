@@ -20,7 +20,7 @@ from __future__ import annotations
 import inspect
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from rediscipline.model.facts import CommandFact, KeyFact
@@ -65,6 +65,9 @@ class RuleContext(Generic[OptionsT]):
     namespace: NamespacePolicy | None = None
     namespaces: tuple[NamespacePolicy, ...] = ()  # every declared namespace (for the undeclared-namespace rule)
     server: ServerFact | None = None  # the instance the facts come from, when the source has one
+    #: A rule's own memo for this context (one run, one scope): results that depend only on the options, the
+    #: server and a few fact values with few distinct values, such as a limit or a message per element count.
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 class Rule(Generic[OptionsT]):

@@ -162,15 +162,26 @@ class CompactEncodingLost(FactRule[CompactEncodingOptions]):
         kind, count = fact.type or "", fact.length
         if count is None or fact.encoding is None or fact.encoding != NON_COMPACT.get(kind):
             return None
+        memo = ctx.memo  # the verdict depends on the kind and count alone: few values, many keys
+        found = memo.get((kind, count))
+        if found is None and (kind, count) not in memo:
+            if len(memo) >= 10_000:  # counts of big collections are many and never fire: keep the memo small
+                memo.clear()
+            found = memo[(kind, count)] = self._judge(kind, count, fact.encoding, ctx)
+        return found
+
+    def _judge(
+        self, kind: str, count: int, encoding: str, ctx: RuleContext[CompactEncodingOptions]
+    ) -> Violation | None:
         limits = _limits(kind, ctx.server)
         if limits is None or limits.entries <= 0:
             return None
         # A list converts back to a listpack by itself, but only once it shrinks to half its limit (t_list.c).
         small = limits.entries // 2 if kind == "list" else limits.entries
         if count <= small:
-            return self._too_big(kind, count, fact.encoding, limits, ctx.server)
-        elif limits.entries < count <= limits.entries * (1 + ctx.options.near):
-            return self._just_over(kind, count, fact.encoding, limits)
+            return self._too_big(kind, count, encoding, limits, ctx.server)
+        if limits.entries < count <= limits.entries * (1 + ctx.options.near):
+            return self._just_over(kind, count, encoding, limits)
         return None
 
     def _too_big(self, kind: str, count: int, encoding: str, limits: _Limits, server: ServerFact | None) -> Violation:

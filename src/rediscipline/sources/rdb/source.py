@@ -1,7 +1,8 @@
 """Dumps as a source of key facts: filters, the memory model, and a summary of each file.
 
-`read_dump` walks one file in this process. `read_dumps` walks several, one worker process per file (at most
-`jobs` at once), and hands their facts to the caller's process in batches, where the one engine runs.
+`read_dump` walks one file in this process. `read_dumps` walks them all, in worker processes (one per file,
+at most `jobs` at once) when there is enough to parse to pay for starting them, and hands their facts to the
+caller's process, where the one engine runs.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rediscipline.model.facts import KeyFact
 from rediscipline.model.glob import GlobMatcher
 from rediscipline.sources.errors import SourceError
 from rediscipline.sources.rdb.memory import DEFAULT_ALLOCATOR, model_for
@@ -19,6 +21,8 @@ from rediscipline.sources.rdb.records import RdbHeader, RdbKey
 
 #: (bytes done, bytes in total) over every file of the run.
 ByteProgress = Callable[[int, int], None]
+#: Below this many bytes in all, parsing in this process beats starting workers (about 0.4 s each).
+PARALLEL_FROM = 32 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,13 +128,18 @@ def read_dumps(
     options: DumpOptions,
     summaries: list[DumpSummary],
     *,
-    jobs: int = 1,
+    jobs: int | None = None,
     progress: ByteProgress | None = None,
-) -> Iterator[RdbKey]:
-    """The facts of every dump; several files are parsed by up to `jobs` worker processes at once."""
+) -> Iterator[KeyFact]:
+    """The facts of every dump, parsed by up to `jobs` worker processes at once, or here when `jobs` is 1.
+
+    `jobs` None: one worker per CPU, or none when there is too little to parse to pay for starting them.
+    """
     sizes = [os.path.getsize(path) for path in paths]
     total = sum(sizes)
-    if jobs <= 1 or len(paths) == 1:
+    if jobs is None:
+        jobs = (os.cpu_count() or 1) if total >= PARALLEL_FROM else 1
+    if jobs <= 1:
         done = 0
         for path, size in zip(paths, sizes, strict=True):
             summary = DumpSummary(path)

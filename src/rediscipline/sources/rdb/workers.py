@@ -1,9 +1,13 @@
-"""Several dumps at once: one worker process per file parses it, the caller's process runs the engine.
+"""Dumps parsed in worker processes while the caller's process runs the engine on what they find.
 
-An RDB cannot be split before it has been read (records carry no lengths), so parallelism is across files:
-the shards of a cluster, or a directory of nightly dumps. Workers send facts in batches through one queue
-(pickling a batch costs far less than the rules do per key), plus byte progress, their summary at the end,
-or an error.
+An RDB cannot be split before it has been read (records carry no lengths), so files are the unit of work: the
+shards of a cluster, or a directory of nightly dumps, each parsed by its own worker (at most `jobs` at once).
+Even a single file gains: parsing and the memory model run in the worker, the rules in the parent, on two
+cores at once.
+
+Workers send facts in batches of plain tuples: pickling a dataclass costs about 8 µs per key and unpickling
+6 µs, a tuple of the same fields 1 µs and 0.6 µs. Besides keys they send byte progress, their summary at the
+end, or an error.
 """
 
 from __future__ import annotations
@@ -13,8 +17,9 @@ import queue
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from rediscipline.model.facts import KeyFact
+from rediscipline.model.location import SOURCE_RDB, Location
 from rediscipline.sources.errors import SourceError
-from rediscipline.sources.rdb.records import RdbKey
 from rediscipline.sources.rdb.source import ByteProgress, DumpOptions, DumpSummary, read_dump
 
 BATCH = 2000
@@ -29,12 +34,17 @@ def _work(index: int, path: str, options: DumpOptions, out: Any) -> None:
         out.put(("progress", index, position))
 
     try:
-        batch: list[RdbKey] = []
-        for fact in read_dump(path, options, summary, step):
-            batch.append(fact)
+        batch: list[tuple[Any, ...]] = []
+        append = batch.append
+        for f in read_dump(path, options, summary, step):
+            append(
+                (f.name, f.db, f.type, f.ttl_ms, f.memory, f.length, f.encoding, f.idle_seconds, f.freq,
+                 f.expire_at_ms, f.largest_element, f.head)
+            )  # fmt: skip  # KeyFact's fields after `origin`, in order
             if len(batch) >= BATCH:
                 out.put(("keys", index, batch))
                 batch = []
+                append = batch.append
         out.put(("keys", index, batch))
         out.put(("done", index, summary))
     except SourceError as error:
@@ -51,7 +61,7 @@ def parallel_facts(
     summaries: list[DumpSummary],
     jobs: int,
     progress: ByteProgress | None,
-) -> Iterator[RdbKey]:
+) -> Iterator[KeyFact]:
     """Facts of all `paths`, in whatever order the workers produce them; summaries in path order."""
     context = multiprocessing.get_context("spawn")
     channel = context.Queue(maxsize=64)
@@ -59,6 +69,7 @@ def parallel_facts(
     running: dict[int, Any] = {}
     positions = [0] * len(paths)
     finished: dict[int, DumpSummary] = {}
+    origins_by_file: dict[int, dict[int, Location]] = {}
     total = sum(sizes)
     try:
         while pending or running:
@@ -73,7 +84,12 @@ def parallel_facts(
                 _check_alive(running, paths)
                 continue
             if kind == "keys":
-                yield from payload
+                origins = origins_by_file.setdefault(index, {})
+                for values in payload:
+                    origin = origins.get(values[1])
+                    if origin is None:
+                        origin = origins[values[1]] = Location(SOURCE_RDB, paths[index], None, None, values[1])
+                    yield KeyFact(values[0], origin, *values[1:])
             elif kind == "progress":
                 positions[index] = payload
                 if progress is not None:

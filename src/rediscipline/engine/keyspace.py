@@ -31,6 +31,28 @@ TOP_KEYS = 20
 Z95 = 1.959964
 
 
+class _Descending:
+    """A (db, name) that sorts backwards: in a min-heap of (weight, _Descending) the entry evicted first among
+    equal weights is the largest name, and a reverse sort lists equal weights by ascending name."""
+
+    __slots__ = ("db", "name")
+
+    def __init__(self, db: int, name: bytes) -> None:
+        self.db, self.name = db, name
+
+    def __lt__(self, other: _Descending) -> bool:
+        return (self.db, self.name) > (other.db, other.name)
+
+    def __le__(self, other: _Descending) -> bool:
+        return (self.db, self.name) >= (other.db, other.name)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Descending) and (self.db, self.name) == (other.db, other.name)
+
+    def __hash__(self) -> int:
+        return hash((self.db, self.name))
+
+
 @dataclass(slots=True)
 class _Counter:
     keys: int = 0
@@ -65,8 +87,8 @@ class KeyspaceCollector:
         self._ttl: dict[Any, _Counter] = {}
         self._namespaces: dict[Any, _Counter] = {}
         self._encodings: dict[Any, _Counter] = {}
-        self._by_memory: list[tuple[int, int, TopKey]] = []
-        self._by_length: list[tuple[int, int, TopKey]] = []
+        self._by_memory: list[tuple[int, _Descending, TopKey]] = []
+        self._by_length: list[tuple[int, _Descending, TopKey]] = []
         self._sum_memory_sq = 0.0
         self._persistent_keys = 0
         self._persistent_memory = 0
@@ -111,9 +133,9 @@ class KeyspaceCollector:
         counter[1] += memory
         counter[2] += length
         counter[3] += has_ttl
-        if memory and (len(self._by_memory) < self.top or memory > self._by_memory[0][0]):
+        if memory and (len(self._by_memory) < self.top or memory >= self._by_memory[0][0]):
             self._push(self._by_memory, memory, fact)
-        if length and fact.type != "string" and (len(self._by_length) < self.top or length > self._by_length[0][0]):
+        if length and fact.type != "string" and (len(self._by_length) < self.top or length >= self._by_length[0][0]):
             self._push(self._by_length, length, fact)
 
     def _fold(self) -> None:
@@ -134,10 +156,15 @@ class KeyspaceCollector:
                 counter.with_ttl += with_ttl
         self._combinations.clear()
 
-    def _push(self, heap: list[tuple[int, int, TopKey]], weight: int, fact: KeyFact) -> None:
+    def _push(self, heap: list[tuple[int, _Descending, TopKey]], weight: int, fact: KeyFact) -> None:
+        """Keep the `top` heaviest keys; among equal weights the smallest (db, name), whatever the arrival
+        order, so that files parsed in parallel give the same report as one after the other."""
         assert isinstance(fact.name, bytes)
+        order = _Descending(fact.db or 0, fact.name)
+        if len(heap) >= self.top and (weight, order) <= heap[0][:2]:
+            return
         top = TopKey(fact.name, fact.db, fact.type, fact.memory, fact.length, fact.ttl_ms, fact.encoding)
-        entry = (weight, self.keys, top)
+        entry = (weight, order, top)
         if len(heap) < self.top:
             heapq.heappush(heap, entry)
         else:
@@ -170,8 +197,8 @@ class KeyspaceCollector:
             ttl_histogram=buckets(self._ttl, ttl_order),
             namespaces=buckets(self._namespaces),
             encodings=buckets({k or "?": v for k, v in self._encodings.items()}),
-            top_by_memory=tuple(entry[2] for entry in sorted(self._by_memory, key=lambda e: (-e[0], e[1]))),
-            top_by_length=tuple(entry[2] for entry in sorted(self._by_length, key=lambda e: (-e[0], e[1]))),
+            top_by_memory=tuple(entry[2] for entry in sorted(self._by_memory, reverse=True)),
+            top_by_length=tuple(entry[2] for entry in sorted(self._by_length, reverse=True)),
             skipped=self.skipped,
             sampling=self._sampling(),
         )

@@ -18,7 +18,6 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from rediscipline.model.facts import KeyFact
-from rediscipline.model.location import SOURCE_RDB, Location
 from rediscipline.sources.errors import SourceError
 from rediscipline.sources.rdb.source import ByteProgress, DumpOptions, DumpSummary, read_dump
 
@@ -38,9 +37,9 @@ def _work(index: int, path: str, options: DumpOptions, out: Any) -> None:
         append = batch.append
         for f in read_dump(path, options, summary, step):
             append(
-                (f.name, f.db, f.type, f.ttl_ms, f.memory, f.length, f.encoding, f.idle_seconds, f.freq,
+                (f.name, f.origin, f.db, f.type, f.ttl_ms, f.memory, f.length, f.encoding, f.idle_seconds, f.freq,
                  f.expire_at_ms, f.largest_element, f.head)
-            )  # fmt: skip  # KeyFact's fields after `origin`, in order
+            )  # fmt: skip  # KeyFact's fields in order; pickle sends the shared `origin` once per batch
             if len(batch) >= BATCH:
                 out.put(("keys", index, batch))
                 batch = []
@@ -69,7 +68,6 @@ def parallel_facts(
     running: dict[int, Any] = {}
     positions = [0] * len(paths)
     finished: dict[int, DumpSummary] = {}
-    origins_by_file: dict[int, dict[int, Location]] = {}
     total = sum(sizes)
     try:
         while pending or running:
@@ -84,12 +82,8 @@ def parallel_facts(
                 _check_alive(running, paths)
                 continue
             if kind == "keys":
-                origins = origins_by_file.setdefault(index, {})
                 for values in payload:
-                    origin = origins.get(values[1])
-                    if origin is None:
-                        origin = origins[values[1]] = Location(SOURCE_RDB, paths[index], None, None, values[1])
-                    yield KeyFact(values[0], origin, *values[1:])
+                    yield KeyFact(*values)
             elif kind == "progress":
                 positions[index] = payload
                 if progress is not None:

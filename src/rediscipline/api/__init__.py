@@ -2,9 +2,10 @@
 
 Example::
 
-    from rediscipline.api import check_key_names, scan_live, LiveScanOptions
+    from rediscipline.api import check_key_names, scan_live, LiveScanOptions, scan_rdb, RdbScanOptions
     report = check_key_names([b"user:profile:id:1", b"User Name"])
     report = scan_live(LiveScanOptions("redis://127.0.0.1:6379"))
+    report = scan_rdb(RdbScanOptions(("/backup/dump.rdb",)))
 """
 
 from __future__ import annotations
@@ -16,14 +17,28 @@ from rediscipline.api.keys import KeyInput, check_key_names, check_keys
 
 if TYPE_CHECKING:
     from rediscipline.api.live import LiveScanOptions, scan_live
+    from rediscipline.api.rdb import RdbScanOptions, scan_rdb
 
-__all__ = ["KeyInput", "LiveScanOptions", "check_key_names", "check_keys", "scan_live", "settings_for"]
+__all__ = [
+    "KeyInput",
+    "LiveScanOptions",
+    "RdbScanOptions",
+    "check_key_names",
+    "check_keys",
+    "scan_live",
+    "scan_rdb",
+    "settings_for",
+]
 
 
 def __getattr__(name: str) -> Any:
-    """Load the live scan (and redis-py with it) only when it is used: `rediscipline keys` never needs it."""
+    """Load a source only when it is used: `rediscipline keys` never needs redis-py or the RDB parser."""
     if name in ("LiveScanOptions", "scan_live"):
         from rediscipline.api import live
 
         return getattr(live, name)
+    if name in ("RdbScanOptions", "scan_rdb"):
+        from rediscipline.api import rdb
+
+        return getattr(rdb, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

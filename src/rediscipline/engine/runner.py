@@ -38,6 +38,8 @@ from rediscipline.rules.base import (
 )
 
 MEMO_LIMIT = 200_000
+#: Resolved forms of the violations fact rules returned, by identity (most are shared: see `feed`).
+RESOLVED_LIMIT = 4_096
 #: What a rule firing on the server costs the server part of the score, by severity (see `_score`).
 #: KeyFact fields a names-only source (a key list) can provide: aggregates needing more are not fed names.
 NAME_FIELDS = frozenset({"type"})
@@ -101,6 +103,7 @@ class Engine:
         self._accumulators: dict[str, Accumulator] = {}
         self._memo: dict[Any, tuple[_Verdict, tuple[int, ...] | None]] = {}
         self._fast: dict[bytes | tuple[bytes, str], tuple[_Verdict, tuple[int, ...]]] = {}
+        self._resolved: dict[int, tuple[Violation, RuleContext[Any], ResolvedViolation]] = {}
         self.patterns = PatternTable(pattern_cap)
         self.groups = Groups(examples)
         self.keys = 0
@@ -200,7 +203,15 @@ class Engine:
         for check, configured, ctx in verdict.fact_checks:
             found = check(fact, template, ctx)
             if found is not None:
-                resolved = self._resolve_one(configured, ctx, found)
+                # Rules hand out shared violations where they can (a constant, a memo): resolve each once.
+                cached = self._resolved.get(id(found))
+                if cached is not None and cached[0] is found and cached[1] is ctx:
+                    resolved = cached[2]
+                else:
+                    resolved = self._resolve_one(configured, ctx, found)
+                    if len(self._resolved) >= RESOLVED_LIMIT:
+                        self._resolved.clear()
+                    self._resolved[id(found)] = (found, ctx, resolved)  # holding `found` keeps its id unique
                 flagged = flagged or resolved.severity >= Severity.WARNING
                 add(resolved, recorded, example, origin, None)
         self.flagged += flagged

@@ -40,6 +40,7 @@ from typing import Any
 
 import redis
 
+from tests.support.seeds import Writer
 from tests.support.servers import ServerProcess, binary_path, start_server
 
 #: Default eviction policy per kind: two kinds write LFU counters, two write LRU idle times.
@@ -145,25 +146,6 @@ def start_dump_server(kind: str, policy: str) -> ServerProcess:
     return server
 
 
-class _Pipe:
-    """Pipelined commands, flushed every BATCH (no MULTI)."""
-
-    def __init__(self, client: redis.Redis) -> None:
-        self.pipe = client.pipeline(transaction=False)
-        self.pending = 0
-
-    def __call__(self, *args: Any) -> None:
-        self.pipe.execute_command(*args)
-        self.pending += 1
-        if self.pending >= BATCH:
-            self.flush()
-
-    def flush(self) -> None:
-        if self.pending:
-            self.pipe.execute()
-            self.pending = 0
-
-
 def _server_ms(client: redis.Redis) -> int:
     seconds, micros = client.time()
     return int(seconds) * 1000 + int(micros) // 1000
@@ -199,7 +181,7 @@ class _Filler:
         return (self.valkey and self.version >= (9, 0)) or (not self.valkey and self.version >= (7, 4))
 
     # -- helpers
-    def _ttl(self, write: _Pipe, db: int, name: bytes, index: int) -> None:
+    def _ttl(self, write: Writer, db: int, name: bytes, index: int) -> None:
         """Give about a third of keys a TTL, with three commands in turn."""
         pick = index % 9
         if pick == 0:
@@ -227,7 +209,7 @@ class _Filler:
 
     # -- the keyspace
     def fill(self) -> None:
-        write = _Pipe(self.client)
+        write = Writer(self.client)
         self._strings(write, 0)
         self._lists(write, 0)
         self._sets(write, 0)
@@ -243,11 +225,11 @@ class _Filler:
         if self.server.kind == "redis82":
             self._modules(self.client)
         with self.server.client(db=3) as other:
-            write3 = _Pipe(other)
+            write3 = Writer(other)
             self._db3(write3)
             write3.flush()
 
-    def _strings(self, write: _Pipe, db: int) -> None:
+    def _strings(self, write: Writer, db: int) -> None:
         index = 0
 
         def put(name: bytes, value: bytes | int, ttl: bool = True) -> None:
@@ -299,7 +281,7 @@ class _Filler:
             write("SET", name, b"value-%d" % i)
             self.idle_names.append(name)
 
-    def _lists(self, write: _Pipe, db: int) -> None:
+    def _lists(self, write: Writer, db: int) -> None:
         for i in range(200):
             name = b"list:small:%d" % i
             items = [b"item-%d" % j if j % 3 else j * 1_000 - 7 for j in range(1 + i % 20)]
@@ -330,7 +312,7 @@ class _Filler:
         self.client.rpush(b"list:shrunk", *(b"x%d" % j for j in range(1_000)))
         self.client.ltrim(b"list:shrunk", 0, 4)
 
-    def _sets(self, write: _Pipe, db: int) -> None:
+    def _sets(self, write: Writer, db: int) -> None:
         for i in range(50):
             name = b"set:int16:%d" % i
             write("SADD", name, *range(-i - 1, i * 100 + 2, 7))
@@ -350,7 +332,7 @@ class _Filler:
         self.client.sadd(b"set:shrunk", *(b"m%d" % j for j in range(300)))  # hashtable stays hashtable
         self.client.spop(b"set:shrunk", 296)
 
-    def _zsets(self, write: _Pipe, db: int) -> None:
+    def _zsets(self, write: Writer, db: int) -> None:
         for i in range(50):
             name = b"zset:small:%d" % i
             pairs: list[Any] = []
@@ -368,7 +350,7 @@ class _Filler:
         write("ZADD", b"zset:big:inf", "+inf", b"top", "-inf", b"bottom", *(x for j in range(200) for x in (j, j)))
         write.flush()
 
-    def _hashes(self, write: _Pipe, db: int) -> None:
+    def _hashes(self, write: Writer, db: int) -> None:
         for i in range(100):
             name = b"hash:small:%d" % i
             mapping: list[Any] = []
@@ -447,7 +429,7 @@ class _Filler:
         client.execute_command("VADD", b"vset:attr", "VALUES", 3, 3, 2, 1, b"b")
         client.expire(b"vset:attr", 7_200)
 
-    def _db3(self, write: _Pipe) -> None:
+    def _db3(self, write: Writer) -> None:
         for i in range(100):
             name = b"db3:str:%d" % i
             write("SET", name, self._text(10 + i, i))

@@ -414,8 +414,7 @@ class Valkey81Model(MemoryModel):
     embed_limit = 128  # embstr and embedded hash values: one allocation up to this size
     field_ttl = 32  # a hash field with a TTL: the expire slot in the entry and its volatile-set entry
 
-    def _key_header(self, length: int, expire: bool) -> float:
-        return self.alloc(self.robj + 8 * (expire or length >= 128) + 1 + _sds_size(length))
+    _key_header = Redis8Model._key_header  # the same embedded key, with an expire slot when needed
 
     def _string(self, key: RdbKey) -> float:
         if key.encoding == "int":

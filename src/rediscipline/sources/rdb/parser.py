@@ -7,7 +7,7 @@ already parsed are checksummed and released every few megabytes, so resident mem
 the file is.
 
 Formats: RDB 1–15 (Redis 2.x to 8.10) and Valkey's `VALKEY080`/`081`, whose type bytes 22–23 and opcodes
-242–243 mean something else than Redis's: the dispatch tables are chosen by (magic, version). RDB records
+242–243 mean something else than Redis's: types and opcodes are dispatched on the magic. RDB records
 carry no lengths, so an unknown type or opcode cannot be stepped over; the parser stops with RdbError and the
 byte offset instead of guessing. Module values are skipped through their self-describing opcode stream.
 """
@@ -206,7 +206,6 @@ class Walk:
         self.list_packed = False  # set from redis-ver: 7.2+ keeps single-node lists as listpack
         self.expire: int | None = None  # the prefix opcode just read (see _prefix_or_opcode)
         self.idle: int | None = None
-        self.freq: int | None = None
         self.origin = Location(SOURCE_RDB, rdb.path, None, None, 0)
         # TTLs count from the dump's AUX `ctime`; old dumps without it fall back on the file's mtime, which
         # may be much later (a copied file), so then no key is dropped as already expired.
@@ -343,20 +342,15 @@ class Walk:
             yield fact
 
     def _prefix_or_opcode(self, op: int, pos: int, record: int) -> int:
-        """Read a key's prefix opcode (into self.expire/idle/freq) or a file-level opcode; -1 after EOF."""
+        """Read a key's rarer prefix opcodes (into self.expire / self.idle; `run` inlines the common forms) or a
+        file-level opcode; -1 after EOF."""
         buf = self.buf
-        if op == OP_EXPIRETIME_MS:
-            self.expire = int.from_bytes(buf[pos : pos + 8], "little", signed=True)
-            return pos + 8
         if op == OP_EXPIRETIME:
             self.expire = int.from_bytes(buf[pos : pos + 4], "little", signed=True) * 1000
             return pos + 4
         if op == OP_IDLE:
             self.idle, pos = read_length(buf, pos)
             return pos
-        if op == OP_FREQ:
-            self.freq = buf[pos]
-            return pos + 1
         if pos - 1 != record and (op != OP_KEY_META or self.valkey):
             raise RdbError(f"opcode {op} between a key's expiry and its type", record)
         self.pos = pos

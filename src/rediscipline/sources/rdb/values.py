@@ -136,28 +136,17 @@ SCORE_BINARY = 2
 _INT8_DIGITS = tuple(len(str(value - 256 if value > 127 else value)) for value in range(256))
 
 
-def _linked_list(walk: Walk, _op: int, key: bytes) -> RdbKey:
-    count, walk.pos = read_length(walk.buf, walk.pos)
-    total, largest = _elements(walk, count, 1)
-    out = _key(walk, key, "list", "linkedlist", count, total)
-    out.largest_element = largest
-    return out
+def _one_by_one(kind: str, encoding: str, per_item: int) -> Handler:
+    """Handler for a collection stored element by element: a count, then `per_item` strings per item."""
 
+    def handler(walk: Walk, _op: int, key: bytes) -> RdbKey:
+        count, walk.pos = read_length(walk.buf, walk.pos)
+        total, largest = _elements(walk, count, per_item)
+        out = _key(walk, key, kind, encoding, count, total)
+        out.largest_element = largest
+        return out
 
-def _set(walk: Walk, _op: int, key: bytes) -> RdbKey:
-    count, walk.pos = read_length(walk.buf, walk.pos)
-    total, largest = _elements(walk, count, 1)
-    out = _key(walk, key, "set", "hashtable", count, total)
-    out.largest_element = largest
-    return out
-
-
-def _hash(walk: Walk, _op: int, key: bytes) -> RdbKey:
-    count, walk.pos = read_length(walk.buf, walk.pos)
-    total, largest = _elements(walk, count, 2)
-    out = _key(walk, key, "hash", "hashtable", count, total)
-    out.largest_element = largest
-    return out
+    return handler
 
 
 def _zset(walk: Walk, op: int, key: bytes) -> RdbKey:
@@ -491,10 +480,10 @@ def handlers_for(header: RdbHeader) -> dict[int, Handler]:
     """
     table: dict[int, Handler] = {
         0: string_value,
-        1: _linked_list,
-        2: _set,
+        1: _one_by_one("list", "linkedlist", 1),
+        2: _one_by_one("set", "hashtable", 1),
         3: _zset,
-        4: _hash,
+        4: _one_by_one("hash", "hashtable", 2),
         5: _zset,
         6: _module,
         7: _module,

@@ -140,3 +140,15 @@ def test_corruption_in_a_worker_stops_the_whole_run(run: Run, tmp_path: Path) ->
     assert result.returncode == 2
     lines = [line for line in result.stderr.decode().splitlines() if line.strip()]
     assert len(lines) == 1 and "b.rdb" in lines[0] and "at byte offset" in lines[0], lines
+
+
+def test_text_report_names_the_dump_and_labels_memory_as_estimated(run: Run, tmp_path: Path) -> None:
+    dump = write(tmp_path / "nightly.rdb", shard(7))
+    result = run("scan", str(dump), "--isolated", "--color", "never", "--allocator", "jemalloc16")
+    assert result.returncode == 1, result.stderr.decode()
+    text = result.stdout.decode()
+    assert f"server: redis 7.0.15 (REDIS0010 dump · CRC verified) · {dump} · used 1.0 MB · db0 53, db2 1" in text
+    assert "(estimated: redis-7, jemalloc16)" in text
+    assert "memory (est.)" in text.split("memory by type")[1].splitlines()[1]
+    assert 'e.g. "cache:page:7" (nightly.rdb db0)' in text
+    assert "1 keys had already expired when the dump was written" in text

@@ -6,6 +6,7 @@ holding a terminal escape sequence or rich markup is shown as inert text.
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
 from typing import TextIO
 
@@ -14,7 +15,7 @@ from rich.text import Text as RichText
 
 from rediscipline.model.display import display_bytes
 from rediscipline.model.finding import Finding
-from rediscipline.model.location import SOURCE_LIVE, Location
+from rediscipline.model.location import SOURCE_LIVE, SOURCE_RDB, Location
 from rediscipline.model.report import Report
 from rediscipline.model.severity import Severity
 from rediscipline.render.labels import SEVERITY, label
@@ -28,6 +29,8 @@ NAME_LIMIT = 100
 def _location_text(location: Location) -> str:
     if location.source == SOURCE_LIVE:  # the server is in the header; an example only needs its database
         return f"db{location.db}" if location.db is not None else ""
+    if location.source == SOURCE_RDB:  # the dumps are in the header: the file's name and the database
+        return f"{os.path.basename(location.path or '')} db{location.db or 0}"
     path = location.path or ""
     return f"{path}:{location.line}" if location.line is not None else path
 

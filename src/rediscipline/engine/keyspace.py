@@ -125,7 +125,8 @@ class KeyspaceCollector:
                     self._namespace_seen.add(namespace)
                 if len(self._namespace_cache) < NAMESPACE_CAP * 4:
                     self._namespace_cache[pattern] = namespace
-        combination = (fact.type, fact.encoding, fact.db, _ttl_bucket(ttl), namespace)
+        bucket = NO_EXPIRY if ttl == -1 else _ttl_bucket(ttl)
+        combination = (fact.type, fact.encoding, fact.db, bucket, namespace)
         counter = self._combinations.get(combination)
         if counter is None:
             counter = self._combinations[combination] = [0, 0, 0, 0]

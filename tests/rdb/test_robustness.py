@@ -1,6 +1,6 @@
 """Damaged dumps: the parser may only raise RdbError (with an offset inside the file), never hang or balloon.
 
-Real dumps from /work/shared/rdb-fixtures are cut at every byte and have bytes flipped at every position;
+Real dumps from the shared rdb-fixtures are cut at every byte and have bytes flipped at every position;
 writer-made records claim absurd lengths (2^60); hypothesis mutates dumps of every version. Whatever the
 damage, the only exception allowed out of `open_rdb(...).keys()` is RdbError, and its offset must point
 into the file. With verification on, the CRC-64 must catch every flipped byte that still parses.
@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from rediscipline.sources.rdb.errors import RdbError
 from rediscipline.sources.rdb.parser import open_rdb
+from tests.support.fixtures import rdb_fixtures_dir
 from tests.support.rdbwriter import (
     Consumer,
     Group,
@@ -35,7 +36,7 @@ from tests.support.rdbwriter import (
     zipmap,
 )
 
-FIXTURES = Path("/work/shared/rdb-fixtures")
+FIXTURES = rdb_fixtures_dir() or Path("/nonexistent")
 ALL_TYPES_74 = FIXTURES / "rdb-rs" / "redis_7_4_all_types.rdb"
 BIG = 1 << 60
 FAR_MS = 4_102_444_800_000

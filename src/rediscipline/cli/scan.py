@@ -104,7 +104,7 @@ def scan_command(
     rediscipline scan rediss://app@cache.example.com:6380 --password-env REDIS_PASSWORD
     rediscipline scan unix:///var/run/redis/redis.sock --sample 100000 --format json
     rediscipline scan /backup/dump.rdb
-    rediscipline scan /backup/cluster-2026-11-22/ --format html --output report.html
+    rediscipline scan /backup/cluster-2026-11-22/ --format json --output audit.json
     """
     from rediscipline.cli.progress import scan_progress
 

@@ -49,6 +49,14 @@ class Groups:
         self._subjects: dict[tuple[str, str, tuple[str, str]], Group] = {}
         self._subject_origin: dict[tuple[str, str, tuple[str, str]], Location] = {}
 
+    def group_for(self, violation: ResolvedViolation, pattern: bytes) -> Group:
+        """The group of `violation` on `pattern`, created empty if new."""
+        key = (violation.rule_id, violation.code, pattern)
+        group = self._groups.get(key)
+        if group is None:
+            group = self._groups[key] = Group(violation)
+        return group
+
     def add(
         self, violation: ResolvedViolation, pattern: bytes, name: bytes, origin: Location, line: int | None
     ) -> None:

@@ -12,12 +12,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
-from rediscipline.engine.groups import Groups, ResolvedViolation
+from rediscipline.engine.groups import Group, Groups, ResolvedViolation
 from rediscipline.engine.keyspace import KeyspaceCollector, count_estimate
 from rediscipline.engine.patterns import PatternTable
 from rediscipline.engine.plan import ProbePlan, plan_for
 from rediscipline.model.facts import CommandFact, KeyFact
-from rediscipline.model.finding import Finding, Violation
+from rediscipline.model.finding import Example, Finding, Violation
 from rediscipline.model.glob import GlobMatcher
 from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.keypattern import DATE_PREFIXES, DIGITS_TO_ZERO, infer_parts, skeleton_offsets
@@ -71,6 +71,8 @@ class _Verdict:
     template: KeyTemplate
     scope: _Scope
     fact_checks: tuple[tuple[Any, ConfiguredRule, RuleContext[Any]], ...]  # the scope's, for this key type
+    #: the groups its violations were last counted in, with that pattern (see Engine._count_name_violations)
+    groups: tuple[bytes, list[Group]] | None = None
 
 
 @dataclass
@@ -171,9 +173,7 @@ class Engine:
         if violations:
             if verdict.flags:
                 self.flagged += 1
-            add = self.groups.add
-            for violation in violations:
-                add(violation, recorded, name, self._origin, line)
+            self._count_name_violations(verdict, recorded, name, self._origin, line)
         if verdict.name_accumulators:
             origin = self._origin
             if line is not None:
@@ -197,8 +197,8 @@ class Engine:
         flagged = verdict.flags
         origin = fact.origin
         add = self.groups.add
-        for violation in verdict.violations:
-            add(violation, recorded, example, origin, None)
+        if verdict.violations:
+            self._count_name_violations(verdict, recorded, example, origin, None)
         template = verdict.template
         for check, configured, ctx in verdict.fact_checks:
             found = check(fact, template, ctx)
@@ -220,6 +220,29 @@ class Engine:
         if fact.type is not None and isinstance(name, bytes):
             self._probed = True
             self.keyspace.add(fact, verdict.scope.namespace, recorded)
+
+    def _count_name_violations(
+        self, verdict: _Verdict, recorded: bytes, example: bytes, origin: Location, line: int | None
+    ) -> None:
+        """Count one key against its template's memoised violations, through the groups it hit last time.
+
+        Most keys of a template land in the same pattern as the one before, so the verdict keeps the groups
+        of its last pattern and skips building a group key and a dict lookup per violation.
+        """
+        cached = verdict.groups
+        if cached is None or cached[0] != recorded:
+            groups = self.groups
+            cached = verdict.groups = (recorded, [groups.group_for(v, recorded) for v in verdict.violations])
+        limit = self.groups.examples
+        for group, violation in zip(cached[1], verdict.violations, strict=True):
+            group.count += 1
+            if len(group.examples) < limit:
+                where = origin if line is None else Location(origin.source, origin.path, line, None, origin.db)
+                group.examples.append(Example(example, where))
+            value = violation.value
+            if value is not None and (group.worst is None or value > group.worst):
+                group.worst = value
+                group.violation = violation
 
     def feed_command(self, fact: CommandFact) -> None:
         """Check one command (from commandstats, the slow log, code or the runtime guard)."""

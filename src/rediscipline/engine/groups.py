@@ -32,6 +32,20 @@ class Group:
     examples: list[Example] = field(default_factory=list)
     worst: float | None = None
 
+    def count_key(
+        self, violation: ResolvedViolation, name: bytes, origin: Location, line: int | None, limit: int
+    ) -> None:
+        """One more key shows `violation`: count it, keep it as an example while there are fewer than
+        `limit`, and keep the violation with the worst value for the finding's message."""
+        self.count += 1
+        if len(self.examples) < limit:
+            location = origin if line is None else Location(origin.source, origin.path, line, None, origin.db)
+            self.examples.append(Example(name, location))
+        value = violation.value
+        if value is not None and (self.worst is None or value > self.worst):
+            self.worst = value
+            self.violation = violation
+
     def merge(self, other: Group, limit: int) -> None:
         self.count += other.count
         room = limit - len(self.examples)
@@ -60,18 +74,7 @@ class Groups:
     def add(
         self, violation: ResolvedViolation, pattern: bytes, name: bytes, origin: Location, line: int | None
     ) -> None:
-        key = (violation.rule_id, violation.code, pattern)
-        group = self._groups.get(key)
-        if group is None:
-            group = self._groups[key] = Group(violation)
-        group.count += 1
-        if len(group.examples) < self.examples:
-            location = origin if line is None else Location(origin.source, origin.path, line, None, origin.db)
-            group.examples.append(Example(name, location))
-        value = violation.value
-        if value is not None and (group.worst is None or value > group.worst):
-            group.worst = value
-            group.violation = violation
+        self.group_for(violation, pattern).count_key(violation, name, origin, line, self.examples)
 
     def add_counted(
         self, violation: ResolvedViolation, pattern: bytes, count: int, examples: tuple[Example, ...]

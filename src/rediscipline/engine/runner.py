@@ -17,7 +17,7 @@ from rediscipline.engine.keyspace import KeyspaceCollector, count_estimate
 from rediscipline.engine.patterns import PatternTable
 from rediscipline.engine.plan import ProbePlan, plan_for
 from rediscipline.model.facts import CommandFact, KeyFact
-from rediscipline.model.finding import Example, Finding, Violation
+from rediscipline.model.finding import Finding, Violation
 from rediscipline.model.glob import GlobMatcher
 from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.keypattern import DATE_PREFIXES, DIGITS_TO_ZERO, infer_parts, skeleton_offsets
@@ -235,14 +235,7 @@ class Engine:
             cached = verdict.groups = (recorded, [groups.group_for(v, recorded) for v in verdict.violations])
         limit = self.groups.examples
         for group, violation in zip(cached[1], verdict.violations, strict=True):
-            group.count += 1
-            if len(group.examples) < limit:
-                where = origin if line is None else Location(origin.source, origin.path, line, None, origin.db)
-                group.examples.append(Example(example, where))
-            value = violation.value
-            if value is not None and (group.worst is None or value > group.worst):
-                group.worst = value
-                group.violation = violation
+            group.count_key(violation, example, origin, line, limit)
 
     def feed_command(self, fact: CommandFact) -> None:
         """Check one command (from commandstats, the slow log, code or the runtime guard)."""

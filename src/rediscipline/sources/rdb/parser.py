@@ -35,6 +35,7 @@ from rediscipline.sources.rdb.primitives import (
     LZF_MAX_RATIO,
     check_lzf,
     embstr,
+    int_string,
     is_int,
     module_name,
     read_length,
@@ -496,7 +497,7 @@ class Walk:
             if enc < 3:
                 width = 1 << enc
                 self.pos = pos + 1 + width
-                return str(int.from_bytes(buf[pos + 1 : pos + 1 + width], "little", signed=True)).encode()
+                return int_string(buf, pos + 1, width)
             if enc == 3:
                 self.pos = pos + 1
                 return self._lzf(None)
@@ -507,16 +508,21 @@ class Walk:
         self.pos = pos + n
         return buf[pos : pos + n]
 
-    def _lzf(self, limit: int | None) -> bytes:
-        """An LZF string at self.pos (after its 0xC3 byte); `limit` decodes only a prefix."""
-        buf = self.buf
-        clen, pos = read_length(buf, self.pos)
-        ulen, pos = read_length(buf, pos)
+    def lzf_header(self, pos: int) -> tuple[int, int, int]:
+        """The compressed and uncompressed lengths of the LZF string whose lengths start at `pos` (just after
+        its 0xC3 byte), and where its data starts; checked against the LZF bound and the end of the file."""
+        clen, pos = read_length(self.buf, pos)
+        ulen, pos = read_length(self.buf, pos)
         check_lzf(clen, ulen, self.record)
         if pos + clen > self.end:
             raise RdbError("compressed string runs past the end of the file", self.record)
+        return clen, ulen, pos
+
+    def _lzf(self, limit: int | None) -> bytes:
+        """An LZF string at self.pos (after its 0xC3 byte); `limit` decodes only a prefix."""
+        clen, ulen, pos = self.lzf_header(self.pos)
         self.pos = pos + clen
-        return decompress(buf[pos : pos + clen], ulen, limit)
+        return decompress(self.buf[pos : pos + clen], ulen, limit)
 
     def _blob(self) -> bytes:
         """A compact blob (listpack, ziplist, intset, zipmap) in full."""
@@ -530,11 +536,7 @@ class Walk:
         """The first `want` bytes of a blob, its uncompressed size, and whether it was compressed."""
         buf, pos = self.buf, self.pos
         if buf[pos] == 0xC3:
-            clen, p = read_length(buf, pos + 1)
-            ulen, p = read_length(buf, p)
-            check_lzf(clen, ulen, self.record)
-            if p + clen > self.end:
-                raise RdbError("compressed string runs past the end of the file", self.record)
+            clen, ulen, p = self.lzf_header(pos + 1)
             self.pos = p + clen
             return decompress(buf[p : p + clen], ulen, want), ulen, True
         n, p = read_length(buf, pos)
@@ -555,12 +557,10 @@ class Walk:
             if enc < 3:
                 width = 1 << enc
                 self.pos = pos + 1 + width
-                return len(str(int.from_bytes(buf[pos + 1 : pos + 1 + width], "little", signed=True)))
+                return len(int_string(buf, pos + 1, width))
             if enc == 3:
-                clen, pos = read_length(buf, pos + 1)
-                ulen, pos = read_length(buf, pos)
-                check_lzf(clen, ulen, self.record)
-                self.pos = pos + clen
+                clen, ulen, data = self.lzf_header(pos + 1)
+                self.pos = data + clen
                 return ulen
             raise RdbError(f"unknown string encoding {enc}", self.record)
         n, pos = read_length(buf, pos)

@@ -108,3 +108,8 @@ def version_tuple(value: bytes) -> tuple[int, ...]:
         digits = part.strip()
         parts.append(int(digits) if digits.isdigit() else 0)
     return tuple(parts)
+
+
+def int_string(buf: mmap.mmap | bytes, pos: int, width: int) -> bytes:
+    """The text of an INT8/16/32-encoded string whose `width` value bytes start at `pos` (what GET returns)."""
+    return str(int.from_bytes(buf[pos : pos + width], "little", signed=True)).encode()

@@ -18,9 +18,9 @@ from rediscipline.sources.rdb.lzf import decompress
 from rediscipline.sources.rdb.primitives import (
     HEAD_BYTES,
     HEAD_DECODE_FROM,
-    check_lzf,
     embstr,
     first_literal,
+    int_string,
     is_int,
     module_name,
     read_length,
@@ -50,17 +50,13 @@ def string_value(walk: Walk, _op: int, key: bytes) -> RdbKey:
         if enc < 3:
             width = 1 << enc
             walk.pos = pos + 1 + width
-            text = str(int.from_bytes(buf[pos + 1 : pos + 1 + width], "little", signed=True)).encode()
+            text = int_string(buf, pos + 1, width)
             out = _key(walk, key, "string", "int", len(text), len(text))
             out.head = text if walk.want_head else None
             return out
         if enc != 3:
             raise RdbError(f"unknown string encoding {enc}", walk.record)
-        clen, p = read_length(buf, pos + 1)
-        ulen, p = read_length(buf, p)
-        check_lzf(clen, ulen, walk.record)
-        if p + clen > walk.end:
-            raise RdbError("compressed string runs past the end of the file", walk.record)
+        clen, ulen, p = walk.lzf_header(pos + 1)
         walk.pos = p + clen
         if walk.want_head:
             head = (
@@ -109,7 +105,7 @@ def _elements(walk: Walk, count: int, per_item: int, score: int = 0) -> tuple[in
             size = int8[buf[pos + 1]]
             pos += 2
         elif b == 0xC1 or b == 0xC2:  # noqa: PLR1714 - two compares beat building a tuple per element
-            width = 2 if b == 0xC1 else 4
+            width = 2 if b == 0xC1 else 4  # len(int_string(...)), inlined: this loop runs once per element
             size = len(str(int.from_bytes(buf[pos + 1 : pos + 1 + width], "little", signed=True)))
             pos += 1 + width
         else:
@@ -294,14 +290,12 @@ def _hash_metadata(walk: Walk, op: int, key: bytes) -> RdbKey:
         walk.pos += 8  # smallest field expiry
     count, walk.pos = read_length(buf, walk.pos)
     total = largest = ttls = 0
-    skip = walk._skip
     for _ in range(count):
         ttl, walk.pos = read_length(buf, walk.pos)  # 24: relative to the smallest expiry; 22: absolute; 0: none
         ttls += ttl != 0
-        for _ in range(2):
-            size = skip()
-            total += size
-            largest = max(largest, size)
+        pair, pair_largest = _elements(walk, 1, 2)  # field, value
+        total += pair
+        largest = max(largest, pair_largest)
     out = _key(walk, key, "hash", "hashtable", count, total)
     out.hfe_fields = ttls
     out.largest_element = largest
@@ -313,12 +307,10 @@ def _valkey_hash2(walk: Walk, _op: int, key: bytes) -> RdbKey:
     buf = walk.buf
     count, walk.pos = read_length(buf, walk.pos)
     total = largest = ttls = 0
-    skip = walk._skip
     for _ in range(count):
-        for _ in range(2):
-            size = skip()
-            total += size
-            largest = max(largest, size)
+        pair, pair_largest = _elements(walk, 1, 2)  # field, value
+        total += pair
+        largest = max(largest, pair_largest)
         expiry = int.from_bytes(buf[walk.pos : walk.pos + 8], "little", signed=True)
         walk.pos += 8
         ttls += expiry != -1

@@ -177,25 +177,38 @@ def _reread(walk: Walk, reader: Callable[[bytes], _T]) -> _T:
     return reader(blob)
 
 
-def _compact(kind: str, encoding: str, header: int, pairs: int, counter: Callable[[bytes], int]) -> Handler:
-    """Handler for a collection in one compact blob whose element count is at byte `header` (u16 LE)."""
-    walker = blobs.listpack_items if counter is blobs.listpack_count else blobs.ziplist_items
+def _counted_blob(walk: Walk, *, listpack: bool, what: str, every: int = 1) -> tuple[int, int, int | None]:
+    """A listpack or ziplist blob at `walk.pos`: its element count, uncompressed size and largest element.
+
+    The count is read from the header (the blob is walked when the header cannot hold it); the largest element
+    is known only when the blob is walked, in deep mode or for a big blob (a blob whose count overflows the
+    header is always big). `every` 2 looks at every other element only: zset members, not their scores.
+    """
+    header = 4 if listpack else 8
+    walk.blob_start = walk.pos
+    head, size, _compressed = walk._blob_head(header + 2)
+    if len(head) < header + 2:
+        raise BlobError(f"{what} shorter than its header")
+    if int.from_bytes(head[0:4], "little") != size:
+        raise BlobError(f"{what} header gives a size other than the blob's")
+    entries = head[header] | head[header + 1] << 8
+    largest = None
+    walked = walk._walk_blob(size)
+    if entries == blobs.UNKNOWN_COUNT or walked:
+        blob = _reread(walk, bytes)
+        entries = blobs.listpack_count(blob) if listpack else blobs.ziplist_count(blob)
+        if walked:
+            items = blobs.listpack_items(blob) if listpack else blobs.ziplist_items(blob)
+            largest = blobs.largest(islice(items, 0, None, every))
+    return entries, size, largest
+
+
+def _compact(kind: str, encoding: str, *, listpack: bool, pairs: int) -> Handler:
+    """Handler for a collection held in one listpack or ziplist (`pairs` entries per element)."""
+    every = 2 if kind == "zset" else 1  # the largest member, not a score
 
     def handler(walk: Walk, _op: int, key: bytes) -> RdbKey:
-        walk.blob_start = walk.pos
-        head, size, _compressed = walk._blob_head(header + 2)
-        if len(head) < header + 2:
-            raise BlobError(f"{encoding} blob shorter than its header")
-        if int.from_bytes(head[0:4], "little") != size:
-            raise BlobError(f"{encoding} header gives a size other than the blob's")
-        entries = head[header] | head[header + 1] << 8
-        largest = None
-        if entries == blobs.UNKNOWN_COUNT or walk._walk_blob(size):
-            blob = _reread(walk, bytes)
-            entries = counter(blob)
-            if walk._walk_blob(size):
-                items = walker(blob)
-                largest = blobs.largest(islice(items, 0, None, 2) if kind == "zset" else items)  # not scores
+        entries, size, largest = _counted_blob(walk, listpack=listpack, what=f"{encoding} blob", every=every)
         out = _key(walk, key, kind, encoding, entries // pairs, size)
         out.largest_element = largest
         return out
@@ -222,7 +235,6 @@ def _quicklist(walk: Walk, op: int, key: bytes) -> RdbKey:
     buf = walk.buf
     nodes, walk.pos = read_length(buf, walk.pos)
     v2 = op == 18
-    header = 4 if v2 else 8
     total = count = 0
     largest = 0
     plain_nodes = 0
@@ -239,22 +251,9 @@ def _quicklist(walk: Walk, op: int, key: bytes) -> RdbKey:
             continue
         if container != 2:
             raise RdbError(f"unknown quicklist container {container}", walk.record)
-        walk.blob_start = walk.pos
-        head, size, _compressed = walk._blob_head(header + 2)
-        if len(head) < header + 2:
-            raise BlobError("list node shorter than its header")
-        if int.from_bytes(head[0:4], "little") != size:
-            raise BlobError("list node header gives a size other than the blob's")
+        entries, size, node_largest = _counted_blob(walk, listpack=v2, what="list node")
         total += size
-        entries = head[header] | head[header + 1] << 8
-        if entries == blobs.UNKNOWN_COUNT or walk._walk_blob(size):
-            blob = _reread(walk, bytes)
-            if v2:
-                entries = blobs.listpack_count(blob)
-                node_largest = blobs.largest(blobs.listpack_items(blob))
-            else:
-                entries = blobs.ziplist_count(blob)
-                node_largest = blobs.largest(blobs.ziplist_items(blob))
+        if node_largest is not None:
             largest = max(largest, node_largest)
         count += entries
     encoding = "quicklist"
@@ -419,16 +418,7 @@ def _array(walk: Walk, _op: int, key: bytes) -> RdbKey:
 
 def _template_listpack(walk: Walk, _op: int, key: bytes) -> RdbKey:
     """RDB 15 HASH_TMPL_LP_REF: a listpack of the template id followed by the field values."""
-    walk.blob_start = walk.pos
-    head, size, _compressed = walk._blob_head(6)
-    if len(head) < 6 or int.from_bytes(head[0:4], "little") != size:
-        raise BlobError("hash template listpack header does not match its size")
-    entries = head[4] | head[5] << 8
-    largest = None
-    if entries == blobs.UNKNOWN_COUNT or walk._walk_blob(size):
-        blob = _reread(walk, bytes)
-        entries = blobs.listpack_count(blob)
-        largest = blobs.largest(blobs.listpack_items(blob))
+    entries, size, largest = _counted_blob(walk, listpack=True, what="hash template listpack")
     if entries < 1:
         raise BlobError("hash template listpack without its template id")
     out = _key(walk, key, "hash", "template-listpack", entries - 1, size)
@@ -480,17 +470,17 @@ def handlers_for(header: RdbHeader) -> dict[int, Handler]:
         6: _module,
         7: _module,
         9: _zipmap,
-        10: _compact("list", "ziplist", 8, 1, blobs.ziplist_count),
+        10: _compact("list", "ziplist", listpack=False, pairs=1),
         11: _intset,
-        12: _compact("zset", "ziplist", 8, 2, blobs.ziplist_count),
-        13: _compact("hash", "ziplist", 8, 2, blobs.ziplist_count),
+        12: _compact("zset", "ziplist", listpack=False, pairs=2),
+        13: _compact("hash", "ziplist", listpack=False, pairs=2),
         14: _quicklist,
         15: _stream,
-        16: _compact("hash", "listpack", 4, 2, blobs.listpack_count),
-        17: _compact("zset", "listpack", 4, 2, blobs.listpack_count),
+        16: _compact("hash", "listpack", listpack=True, pairs=2),
+        17: _compact("zset", "listpack", listpack=True, pairs=2),
         18: _quicklist,
         19: _stream,
-        20: _compact("set", "listpack", 4, 1, blobs.listpack_count),
+        20: _compact("set", "listpack", listpack=True, pairs=1),
         21: _stream,
     }
     if header.magic == "VALKEY":

@@ -9,6 +9,7 @@ from rediscipline.model.finding import Violation
 from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.model.units import human_bytes
 from rediscipline.rules.base import FactRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions, option
 
@@ -23,13 +24,6 @@ class BigKeySyncExpireOptions(RuleOptions):
     min_bytes: int = option(
         1024 * 1024, "A collection using more bytes than this is big (0 = do not judge by bytes).", minimum=0
     )
-
-
-def _size(data: int) -> str:
-    for unit, scale in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
-        if data >= scale:
-            return f"{data / scale:.1f} {unit}"
-    return f"{data} B"
 
 
 @rule(
@@ -110,10 +104,10 @@ class BigKeySyncExpire(FactRule[BigKeySyncExpireOptions]):
         sizes = [f"{elements:,} elements"] if elements is not None else []
         sizes_zh = [f"{elements:,} 个元素"] if elements is not None else []
         if memory is not None:
-            sizes.append(_size(memory))
-            sizes_zh.append(_size(memory))
-        limit = f"{opts.min_elements:,} elements" if many else _size(opts.min_bytes)
-        limit_zh = f"{opts.min_elements:,} 个元素" if many else _size(opts.min_bytes)
+            sizes.append(human_bytes(memory))
+            sizes_zh.append(human_bytes(memory))
+        limit = f"{opts.min_elements:,} elements" if many else human_bytes(opts.min_bytes)
+        limit_zh = f"{opts.min_elements:,} 个元素" if many else human_bytes(opts.min_bytes)
         return Violation(
             "sync-free",
             Text(

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from rediscipline.api.common import build_report, new_engine, settings_for
-from rediscipline.model.location import SOURCE_RDB, Location
+from rediscipline.model.location import SOURCE_RDB
 from rediscipline.model.report import Report, ServerSummary
 from rediscipline.model.text import Text
 from rediscipline.rules import default_registry
@@ -55,7 +55,6 @@ def scan_rdb(
         allocator=options.allocator,
     )
     summaries: list[DumpSummary] = []
-    engine.begin_input(Location(SOURCE_RDB, paths[0]))
     feed = engine.feed
     for fact in read_dumps(paths, dump_options, summaries, jobs=options.jobs, progress=progress):
         feed(fact)

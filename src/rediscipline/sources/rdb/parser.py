@@ -72,7 +72,8 @@ _MOD_EOF, _MOD_SINT, _MOD_UINT, _MOD_FLOAT, _MOD_DOUBLE, _MOD_STRING = range(6)
 
 
 class RdbFile:
-    """An open dump: `header`, then `keys()` walks it; `aux`, `functions`, `resize` fill in as it goes.
+    """An open dump: `header`, then `keys()` walks it; `aux`, `functions`, `resize` (RESIZEDB per db),
+    `slots` (SLOT_INFO: keys per cluster slot), `module_aux`, `expired` and `checksum` fill in as it goes.
 
     Use as a context manager (or call `close()`): the file is memory-mapped.
     """
@@ -98,7 +99,6 @@ class RdbFile:
         self.slots: dict[int, int] = {}
         self.expired = 0  # keys whose expiry had passed when the dump was written (a server drops them on load)
         self.checksum: str = "not checked"  # "verified", "absent" (written as zeros / RDB < 5), "not checked"
-        self.position = 0
         try:
             self._file = open(self.path, "rb")  # noqa: SIM115 - closed by close()
         except OSError as error:
@@ -443,7 +443,6 @@ class Walk:
         rdb = self.rdb
         if self.header.version < 5 and not self.valkey:
             rdb.checksum = "absent"
-            rdb.position = pos
             return
         if pos + 8 > self.end:
             raise RdbError("file ends before its checksum (truncated)", min(pos, self.end))
@@ -459,7 +458,6 @@ class Walk:
                     pos,
                 )
             rdb.checksum = "verified"
-        rdb.position = pos + 8
         if rdb.progress is not None:
             rdb.progress(self.header.size)
 
@@ -473,7 +471,6 @@ class Walk:
         if isinstance(buf, mmap.mmap) and page > self.released and hasattr(mmap, "MADV_DONTNEED"):
             buf.madvise(mmap.MADV_DONTNEED, self.released, page - self.released)
             self.released = page
-        self.rdb.position = pos
         if self.rdb.progress is not None:
             self.rdb.progress(pos)
 

@@ -4,6 +4,7 @@ parallel workers, and the errors a user can make. Dumps come from the byte-exact
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -152,3 +153,11 @@ def test_text_report_names_the_dump_and_labels_memory_as_estimated(run: Run, tmp
     assert "memory (est.)" in text.split("memory by type")[1].splitlines()[1]
     assert 'e.g. "cache:page:7" (nightly.rdb db0)' in text
     assert "1 keys had already expired when the dump was written" in text
+
+
+def test_a_non_utf8_glob_matches_non_utf8_keys(run: Run, tmp_path: Path) -> None:
+    b = RdbBuilder(version=10).aux(b"redis-ver", b"7.0.15").select(0)
+    b.string(b"bin:\xff:1", b"v").string(b"bin:\xfe:2", b"v").string(b"text:1", b"v")
+    dump = write(tmp_path / "dump.rdb", b.build())
+    result = run("scan", str(dump), "--match", os.fsdecode(b"bin:\xff*"), "--format", "json", "--isolated")
+    assert report(result)["summary"]["keys"] == 1

@@ -48,7 +48,10 @@ def specificity(pattern: str) -> tuple[int, int]:
 
 
 class GlobMatcher:
-    """Match a name against many globs at once; `match` returns the index (in the given order) or None."""
+    """Match a name against many globs at once; `match` returns the index (in the given order) or None.
+
+    Patterns are str; bytes that are not UTF-8 (a `--match` glob from the command line) arrive as surrogate
+    escapes and become those bytes again, so a glob can name any key."""
 
     def __init__(self, patterns: Sequence[str]) -> None:
         self.patterns = tuple(patterns)
@@ -58,7 +61,7 @@ class GlobMatcher:
             self._regex = None
             return
         alternatives = b"|".join(
-            b"(?P<g%d>%s)" % (index, glob_to_regex(patterns[index].encode("utf-8"))) for index in order
+            b"(?P<g%d>%s)" % (index, glob_to_regex(patterns[index].encode("utf-8", "surrogateescape"))) for index in order
         )
         self._regex = re.compile(b"(?:" + alternatives + b")\\Z", re.DOTALL)
 

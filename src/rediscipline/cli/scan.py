@@ -59,7 +59,7 @@ TYPES = ("string", "list", "hash", "set", "zset", "stream")
     type=click.IntRange(min=1),
     metavar="N",
     help="Dumps: parse up to N files at once in worker processes while the rules run here (default: one per "
-    "CPU; 1: everything in one process).",
+    "CPU from 32 MB of input; 1: everything in one process).",
 )
 @click.option("--progress/--no-progress", "show_progress", default=None, help="Progress bar (default: on a terminal).")
 @settings_options

@@ -61,7 +61,8 @@ class GlobMatcher:
             self._regex = None
             return
         alternatives = b"|".join(
-            b"(?P<g%d>%s)" % (index, glob_to_regex(patterns[index].encode("utf-8", "surrogateescape"))) for index in order
+            b"(?P<g%d>%s)" % (index, glob_to_regex(patterns[index].encode("utf-8", "surrogateescape")))
+            for index in order
         )
         self._regex = re.compile(b"(?:" + alternatives + b")\\Z", re.DOTALL)
 

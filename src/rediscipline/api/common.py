@@ -31,11 +31,13 @@ def build_report(
     *,
     notes: tuple[Text, ...] = (),
     server: ServerSummary | None = None,
+    count_keys: bool = True,
 ) -> Report:
+    """The Report of an engine run; `count_keys` is False for sources that read no keyspace (code)."""
     fired = {f.rule_id for f in result.findings}
     metas = {cls.meta.id: cls.meta for cls in registry if cls.meta.id in fired}
     all_notes: list[Text] = list(notes)
-    if result.stats.keys == 0:
+    if count_keys and result.stats.keys == 0:
         all_notes.append(Text("no keys were read from the input", "输入中没有读到任何 Key"))
     if result.stats.overflow_keys:
         all_notes.append(

@@ -133,8 +133,15 @@ def write_report(
     report: Report, settings: Settings, *, output_format: str, output: Path | None, color: str, exit_zero: bool
 ) -> None:
     """Render the report and exit: 1 when a finding reaches `fail-on` (unless --exit-zero), else 0."""
+    sys.exit(render_report(report, settings, output_format=output_format, output=output, color=color, exit_zero=exit_zero))
+
+
+def render_report(
+    report: Report, settings: Settings, *, output_format: str, output: Path | None, color: str, exit_zero: bool
+) -> int:
+    """Render the report; return the exit code its findings call for (see `write_report`)."""
     with open_output(output) as stream:
         RENDERERS[output_format](report, stream, settings.lang, output is None and use_color(color, sys.stdout))
     worst = report.max_severity()
     failed = worst is not None and worst >= settings.fail_on
-    sys.exit(EXIT_FINDINGS if failed and not exit_zero else EXIT_CLEAN)
+    return EXIT_FINDINGS if failed and not exit_zero else EXIT_CLEAN

@@ -9,6 +9,8 @@ import click
 
 from rediscipline import __version__
 from rediscipline.cli.common import EXIT_ERROR, USER_ERRORS, fail
+from rediscipline.cli.baseline import baseline_command
+from rediscipline.cli.check import check_command
 from rediscipline.cli.config import config_command
 from rediscipline.cli.keys import keys_command
 from rediscipline.cli.rules import rule_command, rules_command
@@ -20,12 +22,14 @@ from rediscipline.cli.scan import scan_command
 def cli() -> None:
     """Turn your team's Redis conventions into executable rules.
 
-    Checks live instances and key names (RDB dumps, application code and server config in coming
-    releases), citing the written convention each finding breaks.
+    Checks application code, live instances, RDB dumps, server config files and key names, citing the
+    written convention each finding breaks.
     """
 
 
 cli.add_command(scan_command)
+cli.add_command(check_command)
+cli.add_command(baseline_command)
 cli.add_command(keys_command)
 cli.add_command(rules_command)
 cli.add_command(rule_command)

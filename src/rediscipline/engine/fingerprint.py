@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import hashlib
 
+from rediscipline.model.location import Location
+
 
 def key_fingerprint(rule_id: str, code: str, source: str, pattern: bytes) -> str:
     digest = hashlib.blake2b(digest_size=10)
@@ -15,3 +17,15 @@ def key_fingerprint(rule_id: str, code: str, source: str, pattern: bytes) -> str
         digest.update(len(piece).to_bytes(4, "big"))
         digest.update(piece)
     return digest.hexdigest()
+
+
+def site_fingerprint(rule_id: str, code: str, source: str, location: Location) -> str:
+    """The identity of a finding at a place in a file: rule, sub-code, path and the place's `context`.
+
+    The source puts in `context` what identifies the place without its line number (the enclosing function
+    and the statement's normalised text), so adding or removing lines above a finding keeps its fingerprint
+    and a baseline still matches it. Without a context the line number stands in. The engine numbers
+    repeated fingerprints in file order (`….2`), so two identical statements in one function stay distinct.
+    """
+    where = location.context if location.context is not None else f"line {location.line}"
+    return key_fingerprint(rule_id, code, source, f"{location.path}\0{where}".encode("utf-8", "surrogateescape"))

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rediscipline.engine.fingerprint import key_fingerprint
+from rediscipline.engine.fingerprint import key_fingerprint, site_fingerprint
 from rediscipline.model.finding import Example, Finding
 from rediscipline.model.location import Location
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 
 GroupKey = tuple[str, str, bytes]  # rule id, code, pattern
+SiteKey = tuple[str, str, str | None, int | None, int | None]  # rule id, code, path, line, column
 
 
 @dataclass(slots=True)
@@ -62,6 +63,7 @@ class Groups:
         self._groups: dict[GroupKey, Group] = {}
         self._subjects: dict[tuple[str, str, tuple[str, str]], Group] = {}
         self._subject_origin: dict[tuple[str, str, tuple[str, str]], Location] = {}
+        self._sites: dict[SiteKey, tuple[ResolvedViolation, Location, bytes | None, str | None]] = {}
 
     def group_for(self, violation: ResolvedViolation, pattern: bytes) -> Group:
         """The group of `violation` on `pattern`, created empty if new."""
@@ -117,6 +119,18 @@ class Groups:
             group.worst = value
             group.violation = violation
 
+    def add_site(
+        self, violation: ResolvedViolation, origin: Location, pattern: bytes | None, subject: str | None
+    ) -> None:
+        """Record a finding at one place in a file (code, a config file): never merged with other places.
+
+        The same rule and code at the same place is one finding, whichever fact showed it (a key template
+        and its command both judged at one call site).
+        """
+        key = (violation.rule_id, violation.code, origin.path, origin.line, origin.column)
+        if key not in self._sites:
+            self._sites[key] = (violation, origin, pattern, subject)
+
     def remap(self, moved: dict[bytes, bytes]) -> None:
         """Follow a pattern-table compaction: merge groups whose pattern was merged."""
         if not moved:
@@ -137,6 +151,19 @@ class Groups:
             fingerprint = key_fingerprint(rule_id, code, source, f"\0{subject}\0{evidence}".encode())
             out.append(_finding(group, code, location, fingerprint, subject=subject))
         out.sort(key=lambda f: (-f.severity, f.rule_id, -f.count, f.pattern or b"", f.code))
+        return out + self._site_findings(source)
+
+    def _site_findings(self, source: str) -> list[Finding]:
+        """Findings at places in files, in file order; see `site_fingerprint` for their identity."""
+        out: list[Finding] = []
+        seen: dict[str, int] = {}
+        ordered = sorted(self._sites.items(), key=lambda item: (item[0][2] or "", item[0][3] or 0, item[0][4] or 0))
+        for (rule_id, code, _path, _line, _column), (violation, origin, pattern, subject) in ordered:
+            base = site_fingerprint(rule_id, code, source, origin)
+            seen[base] = occurrence = seen.get(base, 0) + 1
+            fingerprint = base if occurrence == 1 else f"{base}.{occurrence}"
+            group = Group(violation, 1, [Example(pattern, origin)] if pattern is not None else [], violation.value)
+            out.append(_finding(group, code, origin, fingerprint, pattern=pattern, subject=subject))
         return out
 
 

@@ -16,6 +16,7 @@ from rediscipline.engine.groups import Group, Groups, ResolvedViolation
 from rediscipline.engine.keyspace import KeyspaceCollector, count_estimate
 from rediscipline.engine.patterns import PatternTable
 from rediscipline.engine.plan import ProbePlan, plan_for
+from rediscipline.model.code import CodeCall
 from rediscipline.model.facts import CommandFact, KeyFact
 from rediscipline.model.finding import Finding, Violation
 from rediscipline.model.glob import GlobMatcher
@@ -29,6 +30,7 @@ from rediscipline.model.severity import Severity
 from rediscipline.rules.base import (
     Accumulator,
     AggregateRule,
+    CallRule,
     CommandRule,
     ConfiguredRule,
     FactRule,
@@ -54,6 +56,7 @@ class _Scope:
     aggregates: list[tuple[ConfiguredRule, RuleContext[Any], Accumulator]]
     namespace: str | None
     command_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
+    call_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
     instance_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
     #: bound `check` methods of the fact rules, so the per-key loop does no attribute lookups
     fact_checks: list[tuple[Any, ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
@@ -185,6 +188,9 @@ class Engine:
     def feed(self, fact: KeyFact) -> None:
         """Check one fact: a concrete key with probed fields, or a template from code."""
         name = fact.name
+        if not isinstance(name, bytes) and fact.origin.line is not None:
+            self._feed_site_template(fact, name)
+            return
         if isinstance(name, bytes):
             verdict = self._verdict(name, fact.type)
             example = name
@@ -237,13 +243,41 @@ class Engine:
         for group, violation in zip(cached[1], verdict.violations, strict=True):
             group.count_key(violation, example, origin, line, limit)
 
+    def _feed_site_template(self, fact: KeyFact, name: KeyTemplate) -> None:
+        """A key template at a place in code: its name violations become findings at that place."""
+        scope = self._scope_of(name.pattern) if self._scoped else None
+        verdict = self._memoised((name.parts, fact.type, scope))[0]
+        self.keys += 1
+        self.patterns.add(verdict.pattern)
+        if verdict.violations:
+            self.flagged += verdict.flags
+            for resolved in verdict.violations:
+                self.groups.add_site(resolved, fact.origin, verdict.pattern, None)
+
     def feed_command(self, fact: CommandFact) -> None:
-        """Check one command (from commandstats, the slow log, code or the runtime guard)."""
+        """Check one command (from commandstats, the slow log, code or the runtime guard).
+
+        A command at a place in a file (code) makes findings at that place; others are grouped by command.
+        """
         subject, example = (fact.name, fact.evidence), _command_line(fact)
+        at_site = fact.origin.line is not None
         for configured, ctx in self._scope(None).command_rules:
             checked = cast(CommandRule[Any], configured.rule).check(fact, ctx)
             for resolved in self._resolve(configured, ctx, checked):
-                self.groups.add_subject(resolved, subject, fact.origin, example, fact.calls)
+                if at_site:
+                    self.groups.add_site(resolved, fact.origin, None, fact.name)
+                else:
+                    self.groups.add_subject(resolved, subject, fact.origin, example, fact.calls)
+
+    def feed_call(self, call: CodeCall) -> None:
+        """Check one call site in code with the call rules, in the scope of its first key's namespace."""
+        pattern = call.keys[0].pattern if call.keys else None
+        scope = self._scope_of(pattern) if self._scoped and pattern is not None else None
+        subject = call.command or call.method
+        for configured, ctx in self._scope(scope).call_rules:
+            checked = cast(CallRule[Any], configured.rule).check(call, ctx)
+            for resolved in self._resolve(configured, ctx, checked):
+                self.groups.add_site(resolved, call.origin, pattern, subject)
 
     # -- evaluation ------------------------------------------------------------------------------------
 
@@ -272,6 +306,8 @@ class Engine:
             )
             if isinstance(configured.rule, CommandRule):
                 built.command_rules.append((configured, ctx))
+            elif isinstance(configured.rule, CallRule):
+                built.call_rules.append((configured, ctx))
             elif isinstance(configured.rule, InstanceRule):
                 built.instance_rules.append((configured, ctx))
             elif isinstance(configured.rule, NameRule):

@@ -14,10 +14,18 @@ SOURCE_RUNTIME = "runtime"
 
 @dataclass(frozen=True, slots=True)
 class Location:
-    """A place in a source. `path` is a file path, `-` for standard input, or a URL without credentials."""
+    """A place in a source. `path` is a file path, `-` for standard input, or a URL without credentials.
+
+    Lines and columns are 1-based. A code location also carries its end (for SARIF regions and editors)
+    and `context`: what the source says identifies the place apart from its line number (the enclosing
+    function and the statement's normalised text), so a finding keeps its fingerprint when lines move.
+    """
 
     source: str
     path: str | None = None
     line: int | None = None
     column: int | None = None
     db: int | None = None
+    end_line: int | None = None
+    end_column: int | None = None
+    context: str | None = None

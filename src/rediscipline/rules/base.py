@@ -6,6 +6,7 @@
 * `AggregateRule` folds many facts into a bounded accumulator and reports at the end (slot skew,
   expiry cliffs).
 * `CommandRule` judges one command: seen in code, by the runtime guard, or on a server (commandstats, slow log).
+* `CallRule` judges one call site in source code with what only the code shows (TTL options, loops, batches).
 * `InstanceRule` judges a whole server once, at the end, from its `ServerFact` and the keyspace statistics.
 
 Key rules that compare a key with the server's own settings (its listpack limits, `lazyfree-lazy-expire`)
@@ -23,6 +24,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
+from rediscipline.model.code import CodeCall
 from rediscipline.model.facts import CommandFact, KeyFact
 from rediscipline.model.finding import Example, Violation
 from rediscipline.model.keyname import KeyTemplate
@@ -50,6 +52,7 @@ FAMILIES = {
     "EXP": Text("expiry risk", "过期风险"),
     "EVI": Text("eviction risk", "淘汰风险"),
     "CLU": Text("cluster", "集群"),
+    "SUP": Text("suppressions", "抑制注释"),
 }
 _ID = re.compile(r"([A-Z]{3})(\d{3})")
 
@@ -141,6 +144,17 @@ class CommandRule(Rule[OptionsT]):
     """A rule on one command (name and, when known, arguments)."""
 
     def check(self, fact: CommandFact, ctx: RuleContext[OptionsT]) -> Iterable[Violation]:
+        raise NotImplementedError
+
+
+class CallRule(Rule[OptionsT]):
+    """A rule on one call in source code (`CodeCall`): how a command is sent, not just which one.
+
+    TTL on the write that creates a key, batch and pipeline sizes, loops, blocking timeouts: what only the
+    call site shows. `ctx.namespace` is the declared namespace of the call's first key, when it has one.
+    """
+
+    def check(self, call: CodeCall, ctx: RuleContext[OptionsT]) -> Iterable[Violation]:
         raise NotImplementedError
 
 

@@ -1,0 +1,522 @@
+"""Walk one module's syntax tree and turn its Redis calls into facts.
+
+Statements are read in order, function by function, keeping what each local name was last bound to (for
+key templates, sizes and TTLs), which names hold clients, pipelines and pub/sub objects, and the loops around
+the current statement. Every call on a client or pipeline becomes a `CodeCall` (for the call rules) and a
+`CommandFact` (for the command rules, shared with the live and runtime sources); every key the call names
+becomes a `KeyFact` whose name is a `KeyTemplate` (for the naming rules). TTL pairing (a write, then an
+EXPIRE of the same key) is settled when the function ends, since the EXPIRE comes later.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field, replace
+
+from rediscipline.model.code import EXPIRY_OPTION, EXPIRY_SAME_SCOPE, EXPIRY_UNKNOWN, CodeCall
+from rediscipline.model.facts import EVIDENCE_CODE, CommandFact, KeyFact
+from rediscipline.model.keyname import KeyTemplate
+from rediscipline.model.location import SOURCE_CODE, Location
+from rediscipline.sources.code import calls as binding
+from rediscipline.sources.code.commands import COMMANDS
+from rediscipline.sources.code.keytypes import key_type_of
+from rediscipline.sources.code.module import ClassInfo, ModuleInfo, read_module
+from rediscipline.sources.code.receivers import (
+    CLIENT,
+    GENERIC_METHODS,
+    GUESSED_CLIENT,
+    KIND_CLIENT,
+    KIND_OTHER,
+    KIND_PIPELINE,
+    KIND_PUBSUB,
+    OTHER,
+    PUBSUB,
+    Handle,
+    Pipeline,
+    looks_like_redis,
+    transaction_flag,
+)
+from rediscipline.sources.code.values import int_of, is_constant_ttl, literal_of, size_of, template_parts
+
+EXPIRE_COMMANDS = frozenset({"expire", "pexpire", "expireat", "pexpireat"})
+SUBSCRIBE_METHODS = {"subscribe": "subscribe", "psubscribe": "psubscribe", "ssubscribe": "ssubscribe"}
+_UNBOUND = object()  # a local name whose value is unknown (a loop variable, a parameter): shadows globals
+
+
+@dataclass
+class Facts:
+    """Everything one module gave: call sites, commands and key templates, in file order."""
+
+    calls: list[CodeCall] = field(default_factory=list)
+    commands: list[CommandFact] = field(default_factory=list)
+    keys: list[KeyFact] = field(default_factory=list)
+
+
+@dataclass
+class _Pending:
+    """A call seen in the current function, finished when the function ends (TTL pairing)."""
+
+    call: CodeCall
+    key_ids: tuple[str, ...]
+    order: int
+
+
+class _Scope:
+    """One function's names: what each was last bound to, and which hold Redis objects."""
+
+    def __init__(self, module: ModuleInfo, parent: _Scope | None, class_info: ClassInfo | None) -> None:
+        self.module = module
+        self.parent = parent
+        self.class_info = class_info
+        self.values: dict[str, object] = {}
+        self.handles: dict[str, Handle] = {}
+
+    def lookup(self, name: str) -> ast.expr | None:
+        scope: _Scope | None = self
+        while scope is not None:
+            if name in scope.values:
+                value = scope.values[name]
+                return value if isinstance(value, ast.expr) else None
+            scope = scope.parent
+        return self.module.constants.get(name)
+
+    def handle(self, name: str) -> Handle | None:
+        scope: _Scope | None = self
+        while scope is not None:
+            if name in scope.handles:
+                return scope.handles[name]
+            if name in scope.values:
+                return None  # bound to something that is not a client
+            scope = scope.parent
+        if name in self.module.client_globals:
+            return CLIENT
+        return None
+
+    def bind(self, name: str, value: ast.expr | None, handle: Handle | None) -> None:
+        self.values[name] = value if value is not None else _UNBOUND
+        if handle is not None:
+            self.handles[name] = handle
+        else:
+            self.handles.pop(name, None)
+
+
+class ModuleExtractor:
+    """Extract the facts of one parsed module (see the module docstring)."""
+
+    def __init__(self, tree: ast.Module, path: str, lines: list[str]) -> None:
+        self.tree = tree
+        self.path = path
+        self.lines = lines
+        self.module = read_module(tree)
+        self.facts = Facts()
+        self._loops: list[tuple[int, int | None]] = []
+        self._pending: list[_Pending] = []
+        self._handles: dict[int, Handle | None] = {}
+        self._qualname = ""
+        self._scope = _Scope(self.module, None, None)
+
+    def run(self) -> Facts:
+        self._function_body(self.tree.body, self._scope, "")
+        return self.facts
+
+    # -- statements ---------------------------------------------------------------------------------------
+
+    def _function_body(self, body: list[ast.stmt], scope: _Scope, qualname: str) -> None:
+        saved = (self._loops, self._pending, self._scope, self._qualname)
+        self._loops, self._pending, self._scope, self._qualname = [], [], scope, qualname
+        try:
+            self._statements(body)
+            self._finish_function()
+        finally:
+            self._loops, self._pending, self._scope, self._qualname = saved
+
+    def _statements(self, body: list[ast.stmt]) -> None:
+        for statement in body:
+            self._statement(statement)
+
+    def _statement(self, node: ast.stmt) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self._function(node)
+        elif isinstance(node, ast.ClassDef):
+            for decorator in node.decorator_list:
+                self._expr(decorator)
+            class_info = self.module.classes.get(node.name)
+            saved = self._scope.class_info
+            self._scope.class_info = class_info
+            self._function_body(node.body, self._scope, self._join(node.name))
+            self._scope.class_info = saved
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            self._assign(node)
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            self._expr(node.iter)
+            self._loop(node.body, size_of(node.iter, self._scope), node.target)
+            self._statements(node.orelse)
+        elif isinstance(node, ast.While):
+            self._expr(node.test)
+            self._loop(node.body, None, None)
+            self._statements(node.orelse)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                self._expr(item.context_expr)
+                if isinstance(item.optional_vars, ast.Name):
+                    handle = self._kind(item.context_expr)
+                    self._scope.bind(item.optional_vars.id, item.context_expr, handle)
+            self._statements(node.body)
+        else:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.stmt):
+                    self._statement(child)
+                elif isinstance(child, ast.expr):
+                    self._expr(child)
+                elif isinstance(child, ast.excepthandler):
+                    self._statements(child.body)
+                elif isinstance(child, ast.match_case):
+                    self._statements(child.body)
+
+    def _join(self, name: str) -> str:
+        return f"{self._qualname}.{name}" if self._qualname else name
+
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        for decorator in node.decorator_list:
+            self._expr(decorator)
+        scope = _Scope(self.module, self._scope, self._scope.class_info)
+        arguments = node.args
+        for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs):
+            kind = self.module.annotation_kind(argument.annotation)
+            handle = CLIENT if kind == "client" else None
+            if kind == "pipeline":
+                handle = Handle(KIND_PIPELINE, Pipeline(True, node.lineno, ()))
+            scope.bind(argument.arg, None, handle)
+            if handle is None and looks_like_redis(argument.arg):
+                scope.handles[argument.arg] = GUESSED_CLIENT
+        for extra in (arguments.vararg, arguments.kwarg):
+            if extra is not None:
+                scope.bind(extra.arg, None, None)
+        self._function_body(node.body, scope, self._join(node.name))
+
+    def _assign(self, node: ast.Assign | ast.AnnAssign | ast.AugAssign) -> None:
+        value = node.value
+        if value is not None:
+            self._expr(value)
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            if isinstance(target, ast.Name):
+                if isinstance(node, ast.AugAssign) or value is None:
+                    self._scope.bind(target.id, None, None)
+                    continue
+                handle = self._kind(value)
+                if isinstance(node, ast.AnnAssign) and self.module.annotation_kind(node.annotation) == "client":
+                    handle = CLIENT
+                self._scope.bind(target.id, value, handle)
+            elif isinstance(target, (ast.Tuple, ast.List)):
+                for element in ast.walk(target):
+                    if isinstance(element, ast.Name):
+                        self._scope.bind(element.id, None, None)
+            else:
+                self._expr(target)
+
+    def _loop(self, body: list[ast.stmt], size: int | None, target: ast.expr | None) -> None:
+        if target is not None:
+            for element in ast.walk(target):
+                if isinstance(element, ast.Name):
+                    self._scope.bind(element.id, None, None)
+        self._loops.append((id(body), size))
+        try:
+            self._statements(body)
+        finally:
+            self._loops.pop()
+
+    # -- expressions -----------------------------------------------------------------------------------
+
+    def _expr(self, node: ast.expr) -> None:
+        """Visit calls inside out (arguments and receivers before the call), in evaluation order."""
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Attribute):
+                self._expr(node.func.value)
+            for argument in node.args:
+                self._expr(argument)
+            for keyword in node.keywords:
+                self._expr(keyword.value)
+            self._call(node)
+        elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            self._comprehension(node)
+        elif isinstance(node, ast.Lambda):
+            return
+        else:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.expr):
+                    self._expr(child)
+
+    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
+        pushed = 0
+        for generator in node.generators:
+            self._expr(generator.iter)
+            for element in ast.walk(generator.target):
+                if isinstance(element, ast.Name):
+                    self._scope.bind(element.id, None, None)
+            self._loops.append((id(generator), None if generator.ifs else size_of(generator.iter, self._scope)))
+            pushed += 1
+            for condition in generator.ifs:
+                self._expr(condition)
+        try:
+            if isinstance(node, ast.DictComp):
+                self._expr(node.key)
+                self._expr(node.value)
+            else:
+                self._expr(node.elt)
+        finally:
+            del self._loops[len(self._loops) - pushed :]
+
+    def _kind(self, expr: ast.expr) -> Handle | None:
+        """What a receiver expression holds (see receivers.py); calls are memoised so a pipeline is made once."""
+        if isinstance(expr, ast.Await):
+            return self._kind(expr.value)
+        if isinstance(expr, ast.Name):
+            return self._scope.handle(expr.id)
+        if isinstance(expr, ast.Attribute):
+            owner, class_info = expr.value, self._scope.class_info
+            if isinstance(owner, ast.Name) and owner.id in ("self", "cls") and class_info is not None:
+                if expr.attr in class_info.clients:
+                    return CLIENT
+                if expr.attr in class_info.pipelines:
+                    return Handle(KIND_PIPELINE, Pipeline(True, expr.lineno, ()))
+            return GUESSED_CLIENT if looks_like_redis(expr.attr) else None
+        if isinstance(expr, ast.Call):
+            key = id(expr)
+            if key not in self._handles:
+                self._handles[key] = self._call_kind(expr)
+            return self._handles[key]
+        if isinstance(expr, ast.BoolOp):
+            for value in expr.values:
+                found = self._kind(value)
+                if found is not None and found.kind == KIND_CLIENT:
+                    return found
+        return None
+
+    def _call_kind(self, call: ast.Call) -> Handle | None:
+        if self.module.is_client_call(call, self._scope.class_info):
+            return CLIENT
+        func = call.func
+        if not isinstance(func, ast.Attribute):
+            return None
+        receiver = self._kind(func.value)
+        if receiver is None or receiver.kind == KIND_OTHER:
+            return None
+        if func.attr == "pipeline" and receiver.kind == KIND_CLIENT:
+            transaction = call.args[0] if call.args else next(
+                (k.value for k in call.keywords if k.arg == "transaction"), None
+            )
+            known, value = literal_of(transaction, self._scope) if transaction is not None else (False, None)
+            loops = tuple(loop for loop, _size in self._loops)
+            return Handle(KIND_PIPELINE, Pipeline(transaction_flag(value, known), call.lineno, loops))
+        if func.attr == "pubsub" and receiver.kind == KIND_CLIENT:
+            return PUBSUB
+        if receiver.kind == KIND_PIPELINE and func.attr in COMMANDS:
+            return receiver  # pipeline methods return the pipeline: pipe.set(...).expire(...)
+        return None
+
+    # -- calls -------------------------------------------------------------------------------------------
+
+    def _call(self, call: ast.Call) -> None:
+        func = call.func
+        if self.module.is_client_call(call, self._scope.class_info):
+            self._client_made(call)
+            return
+        if not isinstance(func, ast.Attribute):
+            return
+        method = func.attr
+        receiver = self._kind(func.value)
+        if receiver is None:
+            if method in COMMANDS and method not in GENERIC_METHODS:
+                receiver = GUESSED_CLIENT  # a method only Redis clients have
+            else:
+                return
+        if receiver.kind == KIND_PUBSUB:
+            if method in SUBSCRIBE_METHODS:
+                self._subscribe(call, method)
+            return
+        if receiver.kind not in (KIND_CLIENT, KIND_PIPELINE):
+            return
+        pipeline = receiver.pipeline if receiver.kind == KIND_PIPELINE else None
+        if method == "pipeline":
+            self._pipeline_made(call)
+        elif method in ("multi", "transaction"):
+            self._command("multi", (), call)
+            if pipeline is not None:
+                pipeline.transaction = True
+        elif method == "execute" and pipeline is not None:
+            self._execute(call, pipeline)
+        elif method == "monitor":
+            self._command("monitor", (), call)
+        elif method == "execute_command":
+            self._raw_command(call)
+        elif method in COMMANDS:
+            self._redis_call(call, method, pipeline)
+
+    def _location(self, node: ast.expr) -> Location:
+        line = node.lineno
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        column = len(text.encode("utf-8", "surrogatepass")[: node.col_offset].decode("utf-8", "replace")) + 1
+        end_line = node.end_lineno or line
+        end_text = self.lines[end_line - 1] if 0 < end_line <= len(self.lines) else ""
+        end_offset = node.end_col_offset if node.end_col_offset is not None else len(end_text)
+        end_column = len(end_text.encode("utf-8", "surrogatepass")[:end_offset].decode("utf-8", "replace")) + 1
+        statement = " ".join(" ".join(self.lines[line - 1 : end_line]).split())
+        context = f"{self._qualname}\n{statement}"
+        return Location(SOURCE_CODE, self.path, line, column, None, end_line, end_column, context)
+
+    def _command(self, name: str, args: tuple[bytes, ...] | None, call: ast.Call) -> None:
+        self.facts.commands.append(CommandFact(name, self._location(call), EVIDENCE_CODE, args))
+
+    def _client_made(self, call: ast.Call) -> None:
+        """`Redis(db=3)` and `from_url(".../3")` select a database other than 0 for the whole client."""
+        db = next((k.value for k in call.keywords if k.arg == "db"), None)
+        if db is None and call.args and isinstance(call.func, ast.Attribute) and call.func.attr == "from_url":
+            known, url = literal_of(call.args[0], self._scope)
+            tail = url.rsplit("/", 1)[-1].split("?")[0] if known and isinstance(url, str) and url.count("/") >= 3 else ""
+            if tail.isdigit():
+                self._command("select", (tail.encode(),), call)
+            return
+        number = int_of(db, self._scope) if db is not None else None
+        if number is not None:
+            self._command("select", (str(number).encode(),), call)
+
+    def _pipeline_made(self, call: ast.Call) -> None:
+        handle = self._kind(call)
+        explicit = call.args[:1] or [k.value for k in call.keywords if k.arg == "transaction"]
+        if handle is not None and handle.pipeline is not None and explicit:
+            known, value = literal_of(explicit[0], self._scope)
+            if known and value:
+                self._command("multi", (), call)
+
+    def _raw_command(self, call: ast.Call) -> None:
+        """`execute_command("CONFIG SET", ...)`: the first word names the command (redis-py splits it)."""
+        if not call.args:
+            return
+        known, first = literal_of(call.args[0], self._scope)
+        if not known or not isinstance(first, (str, bytes)):
+            return
+        words = (first.decode("latin-1") if isinstance(first, bytes) else first).split()
+        if not words:
+            return
+        rest: list[bytes] = [w.encode() for w in words[1:]]
+        for argument in call.args[1:]:
+            known, value = literal_of(argument, self._scope)
+            rest.append(binding._text(argument, self._scope) if known else binding.UNKNOWN_ARG)
+        self._command(words[0].lower(), tuple(rest), call)
+
+    def _subscribe(self, call: ast.Call, method: str) -> None:
+        size = binding._count(list(call.args), self._scope)
+        if size is not None:
+            size += len([k for k in call.keywords if k.arg is not None])
+        self._emit(CodeCall(method, SUBSCRIBE_METHODS[method], self._location(call), batch=size, **self._context()), ())
+
+    def _context(self) -> dict[str, object]:
+        iterations: int | None = 1
+        for _loop, size in self._loops:
+            iterations = None if size is None or iterations is None else iterations * size
+        return {"loop_depth": len(self._loops), "loop_iterations": iterations if self._loops else None, "scope": self._qualname}
+
+    def _execute(self, call: ast.Call, pipeline: Pipeline) -> None:
+        """`pipe.execute()`: how many commands it sends, counting the loops that filled it."""
+        here = {loop for loop, _size in self._loops}
+        pipeline.executes_in |= here
+        queued: int | None = 0
+        unbounded = False
+        for loops, count in pipeline.pending:
+            multiplier: int | None = count
+            for loop, size in loops:
+                if loop in here or loop in pipeline.loops or loop in pipeline.executes_in:
+                    continue
+                multiplier = None if size is None or multiplier is None else multiplier * size
+            if multiplier is None:
+                unbounded = True
+            elif queued is not None:
+                queued += multiplier
+        pipeline.pending.clear()
+        fact = CodeCall(
+            "execute",
+            "",
+            self._location(call),
+            queued=None if unbounded else queued,
+            unbounded=unbounded,
+            pipelined=True,
+            transaction=pipeline.transaction,
+            **self._context(),  # type: ignore[arg-type]
+        )
+        self._emit(fact, ())
+
+    def _redis_call(self, call: ast.Call, method: str, pipeline: Pipeline | None) -> None:
+        spec = COMMANDS[method]
+        bound = binding.bind(call, method, spec)
+        scope = self._scope
+        command = binding.command_name(spec)
+        key_exprs = binding.key_exprs(bound, scope)
+        templates: list[KeyTemplate | None] = []
+        for expr in key_exprs:
+            parts = template_parts(expr, scope)
+            useful = parts is not None and any(isinstance(p, bytes) and p for p in parts)
+            templates.append(KeyTemplate(tuple(parts)) if useful and parts is not None else None)
+        location = self._location(call)
+        has_ttl, ttl = binding.ttl_expr(bound, scope)
+        expiry = EXPIRY_OPTION if has_ttl else (EXPIRY_UNKNOWN if bound.open_kwargs else None)
+        if method == "getex" and not has_ttl:
+            expiry = EXPIRY_UNKNOWN
+        fact = CodeCall(
+            method,
+            command,
+            location,
+            keys=tuple(t for t in templates if t is not None),
+            batch=binding.batch_size(bound, scope),
+            given=frozenset(bound.named) | (frozenset({"*"}) if bound.extra else frozenset()),
+            literals=binding.literals(bound, scope),
+            expiry=expiry,
+            constant_ttl=ttl is not None and is_constant_ttl(ttl, scope),
+            pipelined=pipeline is not None,
+            transaction=pipeline.transaction if pipeline is not None else False,
+            **self._context(),  # type: ignore[arg-type]
+        )
+        self._emit(fact, tuple(_key_id(e, t) for e, t in zip(key_exprs, templates, strict=True)))
+        patterns = {
+            name: template.pattern
+            for name, template in zip([k for k in spec.keys if k in bound.named], templates, strict=False)
+            if template is not None
+        }
+        args = binding.redis_args(bound, scope, patterns)
+        self.facts.commands.append(CommandFact(command, location, EVIDENCE_CODE, args))
+        key_type = key_type_of(command)
+        for template in dict.fromkeys(t for t in templates if t is not None):
+            self.facts.keys.append(KeyFact(template, location, type=key_type))
+        if pipeline is not None:
+            loops = tuple(self._loops)
+            pipeline.pending.append((loops, 1))
+
+    def _emit(self, fact: CodeCall, key_ids: tuple[str, ...]) -> None:
+        self._pending.append(_Pending(fact, key_ids, len(self._pending)))
+
+    def _finish_function(self) -> None:
+        """Pair writes with a later EXPIRE of the same key in this function, then publish the calls."""
+        expires: list[_Pending] = [p for p in self._pending if p.call.command in EXPIRE_COMMANDS]
+        for pending in self._pending:
+            call = pending.call
+            if call.expiry is None and pending.key_ids and call.command not in EXPIRE_COMMANDS:
+                later = next(
+                    (e for e in expires if e.order > pending.order and e.key_ids[:1] == pending.key_ids[:1]),
+                    None,
+                )
+                if later is not None:
+                    call = replace(
+                        call,
+                        expiry=EXPIRY_SAME_SCOPE,
+                        expire_line=later.call.origin.line,
+                        constant_ttl=later.call.constant_ttl,
+                    )
+            self.facts.calls.append(call)
+        self._pending = []
+
+
+def _key_id(expr: ast.expr, template: KeyTemplate | None) -> str:
+    """What makes two key expressions the same key: their template when readable, else their code."""
+    if template is not None:
+        return repr(template.parts)
+    return ast.dump(expr)

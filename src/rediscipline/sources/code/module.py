@@ -1,0 +1,225 @@
+"""What one module declares before any of its code runs: imports, constants, client factories, classes.
+
+The extractor needs this first pass because Python code uses names before their definition is read in file
+order (a method uses `self.redis` assigned in `__init__` further down, a function calls a factory defined
+below it). It records only what resolution needs: which local names stand for redis-py modules and classes,
+module-level constants (for key templates and sizes), functions and methods that return a client, and the
+attributes each class assigns a client or a pipeline to.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from rediscipline.sources.code.receivers import (
+    CLIENT_FACTORIES,
+    CLIENT_METHODS,
+    is_client_type,
+    is_pipeline_type,
+)
+
+#: Top-level packages whose imports matter to resolution.
+REDIS_PACKAGES = ("redis", "aioredis", "django_redis", "fakeredis")
+#: Passes over the factories: a factory that returns another factory's client needs a second look.
+FACTORY_PASSES = 3
+
+
+@dataclass
+class ClassInfo:
+    """Attributes of one class that hold a client or a pipeline, and its methods that return a client."""
+
+    name: str
+    clients: set[str] = field(default_factory=set)
+    pipelines: set[str] = field(default_factory=set)
+    client_methods: set[str] = field(default_factory=set)
+
+
+@dataclass
+class ModuleInfo:
+    aliases: dict[str, str] = field(default_factory=dict)  # local name → qualified redis name
+    constants: dict[str, ast.expr] = field(default_factory=dict)
+    client_globals: set[str] = field(default_factory=set)
+    client_functions: set[str] = field(default_factory=set)
+    classes: dict[str, ClassInfo] = field(default_factory=dict)
+
+    def qualified(self, expr: ast.expr) -> str | None:
+        """`redis.asyncio.Redis` for `aioredis.Redis` after `import redis.asyncio as aioredis`, or None."""
+        if isinstance(expr, ast.Name):
+            return self.aliases.get(expr.id)
+        if isinstance(expr, ast.Attribute):
+            base = self.qualified(expr.value)
+            return f"{base}.{expr.attr}" if base is not None else None
+        return None
+
+    def annotation_kind(self, annotation: ast.expr | None) -> str | None:
+        """"client" or "pipeline" for an annotation naming a redis-py type (`Redis`, `redis.Redis | None`,
+        `Optional["Redis"]`), else None."""
+        if annotation is None:
+            return None
+        for node in ast.walk(annotation):
+            name = None
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                name = node.value.strip()
+            elif isinstance(node, (ast.Name, ast.Attribute)):
+                name = self.qualified(node) or (node.id if isinstance(node, ast.Name) else node.attr)
+            if name is None:
+                continue
+            if is_pipeline_type(name):
+                return "pipeline"
+            if is_client_type(name):
+                return "client"
+        return None
+
+    def is_client_call(self, call: ast.Call, class_info: ClassInfo | None = None) -> bool:
+        """A call that returns a client: a redis-py constructor or factory, or one of this module's own."""
+        func = call.func
+        name = self.qualified(func)
+        if name is not None and (name in CLIENT_FACTORIES or name.rsplit(".", 1)[-1] in ("Redis", "StrictRedis")):
+            return True
+        if isinstance(func, ast.Name):
+            return func.id in self.client_functions
+        if isinstance(func, ast.Attribute):
+            if func.attr in CLIENT_METHODS:
+                return True
+            if func.attr == "from_url" and isinstance(func.value, ast.Name):
+                return self.qualified(func.value) is not None
+            owner = func.value
+            if class_info is not None and isinstance(owner, ast.Name) and owner.id in ("self", "cls"):
+                return func.attr in class_info.client_methods
+        return False
+
+
+def read_module(tree: ast.Module) -> ModuleInfo:
+    info = ModuleInfo()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] in REDIS_PACKAGES:
+                    local = alias.asname or alias.name.split(".")[0]
+                    info.aliases[local] = alias.name if alias.asname else alias.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in REDIS_PACKAGES:
+            for alias in node.names:
+                info.aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    for statement in tree.body:
+        _read_top_level(info, statement)
+    functions = [s for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    classes = [s for s in tree.body if isinstance(s, ast.ClassDef)]
+    for _ in range(FACTORY_PASSES):
+        for function in functions:
+            if function.name not in info.client_functions and _returns_client(info, function, None):
+                info.client_functions.add(function.name)
+        for cls in classes:
+            _read_class(info, cls)
+    return info
+
+
+def _read_top_level(info: ModuleInfo, statement: ast.stmt) -> None:
+    targets: list[ast.expr] = []
+    value: ast.expr | None = None
+    if isinstance(statement, ast.Assign):
+        targets, value = statement.targets, statement.value
+    elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+        targets, value = [statement.target], statement.value
+        if info.annotation_kind(statement.annotation) == "client" and isinstance(statement.target, ast.Name):
+            info.client_globals.add(statement.target.id)
+    if value is None:
+        return
+    for target in targets:
+        if isinstance(target, ast.Name):
+            info.constants[target.id] = value
+            if isinstance(value, ast.Call) and info.is_client_call(value):
+                info.client_globals.add(target.id)
+            elif isinstance(value, ast.Name) and value.id in info.client_globals:
+                info.client_globals.add(target.id)
+
+
+def _returns_client(info: ModuleInfo, function: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None) -> bool:
+    """A function whose annotation or some `return` gives a client (a factory: `def get_redis(): ...`)."""
+    if info.annotation_kind(function.returns) == "client":
+        return True
+    local_clients: set[str] = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and info.is_client_call(node.value, cls):
+            local_clients.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        if isinstance(node, ast.Return) and node.value is not None:
+            value = node.value.value if isinstance(node.value, ast.Await) else node.value
+            if isinstance(value, ast.Call) and info.is_client_call(value, cls):
+                return True
+            if isinstance(value, ast.Name) and (value.id in local_clients or value.id in info.client_globals):
+                return True
+            if cls is not None and _is_self_attribute(value) and value.attr in cls.clients:  # type: ignore[union-attr]
+                return True
+    return False
+
+
+def _is_self_attribute(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id in ("self", "cls")
+
+
+def _read_class(info: ModuleInfo, cls: ast.ClassDef) -> None:
+    found = info.classes.setdefault(cls.name, ClassInfo(cls.name))
+    for statement in cls.body:
+        if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+            kind = info.annotation_kind(statement.annotation)
+            if kind == "client" or (isinstance(statement.value, ast.Call) and info.is_client_call(statement.value)):
+                found.clients.add(statement.target.id)
+            elif kind == "pipeline":
+                found.pipelines.add(statement.target.id)
+        elif isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call):
+            if info.is_client_call(statement.value):
+                found.clients.update(t.id for t in statement.targets if isinstance(t, ast.Name))
+    for method in cls.body:
+        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        annotated = {
+            a.arg: info.annotation_kind(a.annotation)
+            for a in (*method.args.posonlyargs, *method.args.args, *method.args.kwonlyargs)
+        }
+        for node in ast.walk(method):
+            if not isinstance(node, (ast.Assign, ast.AnnAssign)) or node.value is None:
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if not _is_self_attribute(target):
+                    continue
+                attribute = target.attr  # type: ignore[attr-defined]
+                kind = _value_kind(info, node.value, annotated, found)
+                if isinstance(node, ast.AnnAssign):
+                    kind = info.annotation_kind(node.annotation) or kind
+                if kind == "client":
+                    found.clients.add(attribute)
+                elif kind == "pipeline":
+                    found.pipelines.add(attribute)
+        if _returns_client(info, method, found):
+            found.client_methods.add(method.name)
+            if any(_decorator_name(d) in ("property", "cached_property") for d in method.decorator_list):
+                found.clients.add(method.name)
+
+
+def _value_kind(info: ModuleInfo, value: ast.expr, annotated: dict[str, str | None], cls: ClassInfo) -> str | None:
+    if isinstance(value, ast.Await):
+        value = value.value
+    if isinstance(value, ast.Call):
+        if info.is_client_call(value, cls):
+            return "client"
+        if isinstance(value.func, ast.Attribute) and value.func.attr == "pipeline":
+            return "pipeline"
+    if isinstance(value, ast.Name):
+        if value.id in info.client_globals:
+            return "client"
+        return annotated.get(value.id)
+    if _is_self_attribute(value) and value.attr in cls.clients:  # type: ignore[attr-defined]
+        return "client"
+    if isinstance(value, ast.BoolOp):  # `self.redis = redis or Redis()`
+        kinds = {_value_kind(info, v, annotated, cls) for v in value.values}
+        return "client" if "client" in kinds else None
+    return None
+
+
+def _decorator_name(decorator: ast.expr) -> str:
+    if isinstance(decorator, ast.Attribute):
+        return decorator.attr
+    if isinstance(decorator, ast.Name):
+        return decorator.id
+    return ""

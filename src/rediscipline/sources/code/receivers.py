@@ -1,0 +1,113 @@
+"""Which expressions are Redis clients, pipelines or pub/sub objects.
+
+`dict.keys()` and `requests.get()` must never be read as Redis commands, so a receiver counts as a client
+only when the code shows it: built by a redis-py constructor or factory (`redis.Redis(...)`,
+`Redis.from_url`, `RedisCluster`, the `redis.asyncio` variants, `django_redis.get_redis_connection`), a
+function of the same module returning one, an attribute the class assigns one to (`self.cache =
+redis.Redis()`), a parameter annotated with a client type, or a simple alias of any of these. Two weaker
+signals are accepted for receivers the module cannot resolve (a client injected from elsewhere): a name
+that says it is Redis (`redis`, `r`, `redis_client`, `self._redis`), or a method that exists only on Redis
+clients (`hgetall`, `zadd`, `scan_iter`, but not `get`, `set`, `keys` or `delete`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from rediscipline.model.code import Literal
+
+KIND_CLIENT = "client"
+KIND_PIPELINE = "pipeline"
+KIND_PUBSUB = "pubsub"
+KIND_OTHER = "other"  # known not to be Redis (a dict, a response...)
+
+#: Qualified names of calls that return a client.
+CLIENT_FACTORIES = frozenset(
+    f"{module}.{name}"
+    for module in ("redis", "redis.client", "redis.asyncio", "redis.asyncio.client", "aioredis", "fakeredis")
+    for name in (
+        "Redis",
+        "StrictRedis",
+        "from_url",
+        "Redis.from_url",
+        "StrictRedis.from_url",
+        "Redis.from_pool",
+        "FakeRedis",
+        "FakeStrictRedis",
+        "FakeAsyncRedis",
+    )
+) | frozenset(
+    f"{module}.{name}"
+    for module in ("redis", "redis.cluster", "redis.asyncio", "redis.asyncio.cluster")
+    for name in ("RedisCluster", "RedisCluster.from_url")
+) | {"django_redis.get_redis_connection"}
+
+#: Type names that mark a parameter or attribute annotation as a client or a pipeline.
+CLIENT_TYPES = frozenset({"Redis", "StrictRedis", "RedisCluster", "FakeRedis", "AsyncRedis"})
+PIPELINE_TYPES = frozenset({"Pipeline", "ClusterPipeline"})
+#: Methods that return a client whatever they are called on (Sentinel).
+CLIENT_METHODS = frozenset({"master_for", "slave_for", "get_redis_connection"})
+
+_REDIS_NAME = re.compile(
+    r"_*(?:r|rc|rds|rdb|rcli|[a-z0-9_]*redis(?:_?(?:client|conn|connection|cli|db|cache|store|master|slave"
+    r"|replica|primary|cluster|pool_client|instance|server|backend))?|redis_[a-z0-9_]*_client)"
+)
+
+#: Method names too common outside Redis to identify a receiver on their own.
+GENERIC_METHODS = frozenset(
+    {
+        "get", "set", "keys", "delete", "exists", "type", "append", "copy", "sort", "move", "rename", "dump",
+        "restore", "time", "info", "echo", "ping", "lock", "publish", "scan", "eval", "select", "close", "reset",
+        "incr", "decr", "incrby", "decrby", "expire", "ttl", "persist", "touch", "wait", "watch", "unwatch", "multi",
+        "execute", "object", "save", "shutdown", "hello", "role", "memory_usage", "lastsave", "sync", "quit",
+        "get_many", "set_many", "delete_many", "getdel", "getset", "getex", "exec", "discard", "load", "auth",
+        "failover", "module_list", "bitcount", "dbsize", "debug_object", "readonly", "readwrite", "replicaof",
+        "slaveof", "script_load", "stralgo", "lcs", "substr", "psync", "migrate", "monitor", "flushall", "flushdb",
+        "swapdb", "randomkey", "config_get", "config_set", "client_list", "command", "pexpire", "expireat",
+    }
+)  # fmt: skip
+
+
+@dataclass(eq=False)
+class Pipeline:
+    """One pipeline object, from where it was made to its `execute()`: what it holds and how it runs."""
+
+    transaction: bool
+    line: int
+    loops: tuple[int, ...]  # ids of the loops around the place it was made
+    pending: list[tuple[tuple[tuple[int, int | None], ...], int]] = field(default_factory=list)
+    executes_in: set[int] = field(default_factory=set)  # loops that contain an execute() of this pipeline
+
+
+@dataclass(frozen=True, slots=True)
+class Handle:
+    """What a receiver is: a client, a pipeline (with its state), a pub/sub object, or something else."""
+
+    kind: str
+    pipeline: Pipeline | None = None
+    certain: bool = True
+
+
+CLIENT = Handle(KIND_CLIENT)
+GUESSED_CLIENT = Handle(KIND_CLIENT, certain=False)
+PUBSUB = Handle(KIND_PUBSUB)
+OTHER = Handle(KIND_OTHER)
+
+
+def looks_like_redis(name: str) -> bool:
+    """A name that says it holds a Redis client (`redis`, `r`, `redis_client`, `_redis`), not a constant."""
+    return not name.isupper() and _REDIS_NAME.fullmatch(name.lower()) is not None
+
+
+def is_client_type(name: str) -> bool:
+    return name.rsplit(".", 1)[-1] in CLIENT_TYPES
+
+
+def is_pipeline_type(name: str) -> bool:
+    return name.rsplit(".", 1)[-1] in PIPELINE_TYPES
+
+
+def transaction_flag(value: Literal, known: bool) -> bool:
+    """redis-py's `pipeline(transaction=True)` is the default: MULTI/EXEC unless told otherwise."""
+    return bool(value) if known else True

@@ -95,14 +95,14 @@ def key_exprs(bound: BoundCall, env: Bindings) -> list[ast.expr]:
         items = element_exprs(value, env)
         if items is not None:
             exprs.extend(items)
-        elif _is_text(value, env):
+        elif _isargument_text(value, env):
             exprs.append(value)  # mget("a") and blpop("queue") accept one key
     if spec.variadic_keys is not None or (spec.key_lists and bound.extra):
         exprs.extend(e for e in bound.extra if not isinstance(e, ast.Starred))
     return exprs
 
 
-def _is_text(expr: ast.expr, env: Bindings) -> bool:
+def _isargument_text(expr: ast.expr, env: Bindings) -> bool:
     if isinstance(expr, ast.JoinedStr):
         return True
     known, value = literal_of(expr, env)
@@ -115,19 +115,19 @@ def batch_size(bound: BoundCall, env: Bindings) -> int | None:
     parameter = BATCH_PARAMETER.get(method) or (spec.key_lists[0] if spec.key_lists else None)
     if parameter is not None and parameter in bound.named:
         value = bound.named[parameter]
-        size = 1 if _is_text(value, env) else size_of(value, env)
-        extra = _count(bound.extra, env)
+        size = 1 if _isargument_text(value, env) else size_of(value, env)
+        extra = count_arguments(bound.extra, env)
         if size is None or extra is None:
             return None
         if method == "hset" and "key" in bound.named:
             size += 1
         return size + extra
     if spec.variadic_keys is not None or method in VALUE_BATCHES:
-        return _count(bound.extra, env)
+        return count_arguments(bound.extra, env)
     return None
 
 
-def _count(arguments: list[ast.expr], env: Bindings) -> int | None:
+def count_arguments(arguments: list[ast.expr], env: Bindings) -> int | None:
     total = 0
     for argument in arguments:
         if isinstance(argument, ast.Starred):
@@ -186,7 +186,7 @@ def redis_args(bound: BoundCall, env: Bindings, keys: dict[str, bytes]) -> tuple
         if name in keys:
             out.append(keys[name])
         else:
-            out.append(_text(expr, env) if expr is not None else UNKNOWN_ARG)
+            out.append(argument_text(expr, env) if expr is not None else UNKNOWN_ARG)
     for (method, option), word in FLAG_WORDS.items():
         if method == bound.method and option in bound.named:
             known, value = literal_of(bound.named[option], env)
@@ -197,7 +197,7 @@ def redis_args(bound: BoundCall, env: Bindings, keys: dict[str, bytes]) -> tuple
     return tuple(out)
 
 
-def _text(expr: ast.expr, env: Bindings) -> bytes:
+def argument_text(expr: ast.expr, env: Bindings) -> bytes:
     known, value = literal_of(expr, env)
     if not known or value is None:
         return UNKNOWN_ARG

@@ -20,7 +20,7 @@ from rediscipline.model.location import SOURCE_CODE, Location
 from rediscipline.sources.code import calls as binding
 from rediscipline.sources.code.commands import COMMANDS
 from rediscipline.sources.code.keytypes import key_type_of
-from rediscipline.sources.code.module import ClassInfo, ModuleInfo, read_module
+from rediscipline.sources.code.module import ClassInfo, ModuleInfo, read_module, receiver_key
 from rediscipline.sources.code.receivers import (
     CLIENT,
     GENERIC_METHODS,
@@ -29,17 +29,18 @@ from rediscipline.sources.code.receivers import (
     KIND_OTHER,
     KIND_PIPELINE,
     KIND_PUBSUB,
-    OTHER,
     PUBSUB,
     Handle,
     Pipeline,
     looks_like_redis,
     transaction_flag,
 )
-from rediscipline.sources.code.values import int_of, is_constant_ttl, literal_of, size_of, template_parts
+from rediscipline.sources.code.values import Bindings, int_of, is_constant_ttl, literal_of, size_of, template_parts
 
 EXPIRE_COMMANDS = frozenset({"expire", "pexpire", "expireat", "pexpireat"})
 SUBSCRIBE_METHODS = {"subscribe": "subscribe", "psubscribe": "psubscribe", "ssubscribe": "ssubscribe"}
+#: Expressions that build plain data: a name bound to one is never a client.
+_DATA = (ast.Constant, ast.Dict, ast.List, ast.Set, ast.Tuple, ast.JoinedStr, ast.ListComp, ast.DictComp, ast.SetComp)
 _UNBOUND = object()  # a local name whose value is unknown (a loop variable, a parameter): shadows globals
 
 
@@ -79,6 +80,36 @@ class _Scope:
                 return value if isinstance(value, ast.expr) else None
             scope = scope.parent
         return self.module.constants.get(name)
+
+    def attribute(self, node: ast.Attribute) -> ast.expr | None:
+        """A class constant read as `self.PREFIX`, `cls.PREFIX` or `CartService.PREFIX`."""
+        owner = node.value
+        if not isinstance(owner, ast.Name):
+            return None
+        info = self.class_info if owner.id in ("self", "cls") else self.module.classes.get(owner.id)
+        return info.constants.get(node.attr) if info is not None else None
+
+    def builder(self, call: ast.Call) -> tuple[ast.expr, Bindings] | None:
+        """A key-builder function of this module (`user_key(uid)`, `self._key(uid)`): the expression it
+        returns, with its parameters unknown, when its body is a single `return`."""
+        func = call.func
+        function = None
+        class_info = None
+        if isinstance(func, ast.Name):
+            function = self.module.functions.get(func.id)
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            class_info = self.class_info if func.value.id in ("self", "cls") else self.module.classes.get(func.value.id)
+            function = class_info.methods.get(func.attr) if class_info is not None else None
+        if function is None:
+            return None
+        body = [s for s in function.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
+            return None
+        inner = _Scope(self.module, None, class_info)
+        arguments = function.args
+        for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs):
+            inner.bind(argument.arg, None, None)
+        return body[0].value, inner
 
     def handle(self, name: str) -> Handle | None:
         scope: _Scope | None = self
@@ -168,9 +199,7 @@ class ModuleExtractor:
                     self._statement(child)
                 elif isinstance(child, ast.expr):
                     self._expr(child)
-                elif isinstance(child, ast.excepthandler):
-                    self._statements(child.body)
-                elif isinstance(child, ast.match_case):
+                elif isinstance(child, ast.ExceptHandler | ast.match_case):
                     self._statements(child.body)
 
     def _join(self, name: str) -> str:
@@ -272,7 +301,12 @@ class ModuleExtractor:
         if isinstance(expr, ast.Await):
             return self._kind(expr.value)
         if isinstance(expr, ast.Name):
-            return self._scope.handle(expr.id)
+            found = self._scope.handle(expr.id)
+            if found is None and expr.id in self.module.redis_receivers:
+                bound = self._scope.lookup(expr.id)
+                if not isinstance(bound, _DATA):  # used with Redis-only methods, not bound to plain data
+                    return GUESSED_CLIENT
+            return found
         if isinstance(expr, ast.Attribute):
             owner, class_info = expr.value, self._scope.class_info
             if isinstance(owner, ast.Name) and owner.id in ("self", "cls") and class_info is not None:
@@ -280,7 +314,9 @@ class ModuleExtractor:
                     return CLIENT
                 if expr.attr in class_info.pipelines:
                     return Handle(KIND_PIPELINE, Pipeline(True, expr.lineno, ()))
-            return GUESSED_CLIENT if looks_like_redis(expr.attr) else None
+            if looks_like_redis(expr.attr) or receiver_key(expr) in self.module.redis_receivers:
+                return GUESSED_CLIENT
+            return None
         if isinstance(expr, ast.Call):
             key = id(expr)
             if key not in self._handles:
@@ -303,8 +339,8 @@ class ModuleExtractor:
         if receiver is None or receiver.kind == KIND_OTHER:
             return None
         if func.attr == "pipeline" and receiver.kind == KIND_CLIENT:
-            transaction = call.args[0] if call.args else next(
-                (k.value for k in call.keywords if k.arg == "transaction"), None
+            transaction = (
+                call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "transaction"), None)
             )
             known, value = literal_of(transaction, self._scope) if transaction is not None else (False, None)
             loops = tuple(loop for loop, _size in self._loops)
@@ -373,7 +409,9 @@ class ModuleExtractor:
         db = next((k.value for k in call.keywords if k.arg == "db"), None)
         if db is None and call.args and isinstance(call.func, ast.Attribute) and call.func.attr == "from_url":
             known, url = literal_of(call.args[0], self._scope)
-            tail = url.rsplit("/", 1)[-1].split("?")[0] if known and isinstance(url, str) and url.count("/") >= 3 else ""
+            tail = (
+                url.rsplit("/", 1)[-1].split("?")[0] if known and isinstance(url, str) and url.count("/") >= 3 else ""
+            )
             if tail.isdigit():
                 self._command("select", (tail.encode(),), call)
             return
@@ -400,22 +438,26 @@ class ModuleExtractor:
         if not words:
             return
         rest: list[bytes] = [w.encode() for w in words[1:]]
-        for argument in call.args[1:]:
-            known, value = literal_of(argument, self._scope)
-            rest.append(binding._text(argument, self._scope) if known else binding.UNKNOWN_ARG)
+        rest += [binding.argument_text(argument, self._scope) for argument in call.args[1:]]
         self._command(words[0].lower(), tuple(rest), call)
 
     def _subscribe(self, call: ast.Call, method: str) -> None:
-        size = binding._count(list(call.args), self._scope)
+        size = binding.count_arguments(list(call.args), self._scope)
         if size is not None:
             size += len([k for k in call.keywords if k.arg is not None])
-        self._emit(CodeCall(method, SUBSCRIBE_METHODS[method], self._location(call), batch=size, **self._context()), ())
+        self._emit(CodeCall(method, SUBSCRIBE_METHODS[method], self._location(call), batch=size), ())
 
-    def _context(self) -> dict[str, object]:
+    def _placed(self, fact: CodeCall) -> CodeCall:
+        """The fact with the loops around it and its function: how often it runs, and where."""
         iterations: int | None = 1
         for _loop, size in self._loops:
             iterations = None if size is None or iterations is None else iterations * size
-        return {"loop_depth": len(self._loops), "loop_iterations": iterations if self._loops else None, "scope": self._qualname}
+        return replace(
+            fact,
+            loop_depth=len(self._loops),
+            loop_iterations=iterations if self._loops else None,
+            scope=self._qualname,
+        )
 
     def _execute(self, call: ast.Call, pipeline: Pipeline) -> None:
         """`pipe.execute()`: how many commands it sends, counting the loops that filled it."""
@@ -442,7 +484,6 @@ class ModuleExtractor:
             unbounded=unbounded,
             pipelined=True,
             transaction=pipeline.transaction,
-            **self._context(),  # type: ignore[arg-type]
         )
         self._emit(fact, ())
 
@@ -474,7 +515,6 @@ class ModuleExtractor:
             constant_ttl=ttl is not None and is_constant_ttl(ttl, scope),
             pipelined=pipeline is not None,
             transaction=pipeline.transaction if pipeline is not None else False,
-            **self._context(),  # type: ignore[arg-type]
         )
         self._emit(fact, tuple(_key_id(e, t) for e, t in zip(key_exprs, templates, strict=True)))
         patterns = {
@@ -492,7 +532,7 @@ class ModuleExtractor:
             pipeline.pending.append((loops, 1))
 
     def _emit(self, fact: CodeCall, key_ids: tuple[str, ...]) -> None:
-        self._pending.append(_Pending(fact, key_ids, len(self._pending)))
+        self._pending.append(_Pending(self._placed(fact), key_ids, len(self._pending)))
 
     def _finish_function(self) -> None:
         """Pair writes with a later EXPIRE of the same key in this function, then publish the calls."""

@@ -12,9 +12,11 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from rediscipline.sources.code.commands import COMMANDS
 from rediscipline.sources.code.receivers import (
     CLIENT_FACTORIES,
     CLIENT_METHODS,
+    GENERIC_METHODS,
     is_client_type,
     is_pipeline_type,
 )
@@ -30,6 +32,8 @@ class ClassInfo:
     """Attributes of one class that hold a client or a pipeline, and its methods that return a client."""
 
     name: str
+    constants: dict[str, ast.expr] = field(default_factory=dict)  # class-level `PREFIX = "user"`
+    methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)
     clients: set[str] = field(default_factory=set)
     pipelines: set[str] = field(default_factory=set)
     client_methods: set[str] = field(default_factory=set)
@@ -41,7 +45,10 @@ class ModuleInfo:
     constants: dict[str, ast.expr] = field(default_factory=dict)
     client_globals: set[str] = field(default_factory=set)
     client_functions: set[str] = field(default_factory=set)
+    functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)
     classes: dict[str, ClassInfo] = field(default_factory=dict)
+    #: receivers the module calls a Redis-only method on (`self.cache`, `conn`), keyed by their code
+    redis_receivers: set[str] = field(default_factory=set)
 
     def qualified(self, expr: ast.expr) -> str | None:
         """`redis.asyncio.Redis` for `aioredis.Redis` after `import redis.asyncio as aioredis`, or None."""
@@ -53,14 +60,17 @@ class ModuleInfo:
         return None
 
     def annotation_kind(self, annotation: ast.expr | None) -> str | None:
-        """"client" or "pipeline" for an annotation naming a redis-py type (`Redis`, `redis.Redis | None`,
+        """ "client" or "pipeline" for an annotation naming a redis-py type (`Redis`, `redis.Redis | None`,
         `Optional["Redis"]`), else None."""
         if annotation is None:
             return None
         for node in ast.walk(annotation):
             name = None
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                name = node.value.strip()
+                try:
+                    return self.annotation_kind(ast.parse(node.value.strip(), mode="eval").body)
+                except SyntaxError:
+                    name = node.value.strip()
             elif isinstance(node, (ast.Name, ast.Attribute)):
                 name = self.qualified(node) or (node.id if isinstance(node, ast.Name) else node.attr)
             if name is None:
@@ -93,7 +103,13 @@ class ModuleInfo:
 def read_module(tree: ast.Module) -> ModuleInfo:
     info = ModuleInfo()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            method = node.func.attr
+            if method in COMMANDS and method not in GENERIC_METHODS:
+                key = receiver_key(node.func.value)
+                if key is not None:
+                    info.redis_receivers.add(key)
+        elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.split(".")[0] in REDIS_PACKAGES:
                     local = alias.asname or alias.name.split(".")[0]
@@ -104,6 +120,7 @@ def read_module(tree: ast.Module) -> ModuleInfo:
     for statement in tree.body:
         _read_top_level(info, statement)
     functions = [s for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    info.functions = {f.name: f for f in functions}
     classes = [s for s in tree.body if isinstance(s, ast.ClassDef)]
     for _ in range(FACTORY_PASSES):
         for function in functions:
@@ -112,6 +129,16 @@ def read_module(tree: ast.Module) -> ModuleInfo:
         for cls in classes:
             _read_class(info, cls)
     return info
+
+
+def receiver_key(expr: ast.expr) -> str | None:
+    """`conn`, `self.cache`, `app.state.redis`: a receiver written as a dotted name, else None."""
+    if isinstance(expr, ast.Name):
+        return expr.id
+    if isinstance(expr, ast.Attribute):
+        owner = receiver_key(expr.value)
+        return f"{owner}.{expr.attr}" if owner is not None else None
+    return None
 
 
 def _read_top_level(info: ModuleInfo, statement: ast.stmt) -> None:
@@ -128,9 +155,8 @@ def _read_top_level(info: ModuleInfo, statement: ast.stmt) -> None:
     for target in targets:
         if isinstance(target, ast.Name):
             info.constants[target.id] = value
-            if isinstance(value, ast.Call) and info.is_client_call(value):
-                info.client_globals.add(target.id)
-            elif isinstance(value, ast.Name) and value.id in info.client_globals:
+            made = isinstance(value, ast.Call) and info.is_client_call(value)
+            if made or (isinstance(value, ast.Name) and value.id in info.client_globals):
                 info.client_globals.add(target.id)
 
 
@@ -148,7 +174,8 @@ def _returns_client(info: ModuleInfo, function: ast.FunctionDef | ast.AsyncFunct
                 return True
             if isinstance(value, ast.Name) and (value.id in local_clients or value.id in info.client_globals):
                 return True
-            if cls is not None and _is_self_attribute(value) and value.attr in cls.clients:  # type: ignore[union-attr]
+            held = isinstance(value, ast.Attribute) and _is_self_attribute(value)
+            if cls is not None and held and value.attr in cls.clients:  # type: ignore[attr-defined]
                 return True
     return False
 
@@ -160,15 +187,22 @@ def _is_self_attribute(expr: ast.expr) -> bool:
 def _read_class(info: ModuleInfo, cls: ast.ClassDef) -> None:
     found = info.classes.setdefault(cls.name, ClassInfo(cls.name))
     for statement in cls.body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found.methods[statement.name] = statement
+        elif isinstance(statement, ast.Assign) and isinstance(statement.targets[0], ast.Name):
+            found.constants[statement.targets[0].id] = statement.value
         if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
             kind = info.annotation_kind(statement.annotation)
             if kind == "client" or (isinstance(statement.value, ast.Call) and info.is_client_call(statement.value)):
                 found.clients.add(statement.target.id)
             elif kind == "pipeline":
                 found.pipelines.add(statement.target.id)
-        elif isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call):
-            if info.is_client_call(statement.value):
-                found.clients.update(t.id for t in statement.targets if isinstance(t, ast.Name))
+        elif (
+            isinstance(statement, ast.Assign)
+            and isinstance(statement.value, ast.Call)
+            and info.is_client_call(statement.value)
+        ):
+            found.clients.update(t.id for t in statement.targets if isinstance(t, ast.Name))
     for method in cls.body:
         if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue

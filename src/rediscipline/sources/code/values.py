@@ -17,8 +17,9 @@ from rediscipline.model.keyname import SLOT_ANY, Part, Placeholder
 
 #: How deep names are followed (`KEY = PREFIX + ":x"`, `PREFIX = APP + ":cache"`...).
 MAX_DEPTH = 8
-#: Largest size a literal `range()` or repetition is believed up to (beyond, it is still "large").
-_PERCENT = re.compile(r"%(?:\((?P<name>[^)]*)\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(?P<kind>[diouxXeEfFgGcrsa%])")
+_PERCENT = re.compile(
+    r"%(?:\((?P<name>[^)]*)\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(?P<kind>[diouxXeEfFgGcrsa%])"
+)
 _BRACES = re.compile(r"\{\{|\}\}|\{(?P<field>[^{}!:]*)(?:![rsa])?(?::[^{}]*)?\}")
 _JITTER_WORDS = ("random", "jitter", "rand", "uniform", "shuffle", "secrets")
 _TIMEDELTA_SECONDS = {"weeks": 604800, "days": 86400, "hours": 3600, "minutes": 60, "seconds": 1, "milliseconds": 0.001}
@@ -29,13 +30,21 @@ class Bindings(Protocol):
 
     def lookup(self, name: str) -> ast.expr | None: ...
 
+    def attribute(self, node: ast.Attribute) -> ast.expr | None:
+        """The expression behind a class constant (`self.PREFIX`), or None."""
+
+    def builder(self, call: ast.Call) -> tuple[ast.expr, Bindings] | None:
+        """For a call of a key-builder function: the expression it returns and the names inside it."""
+
 
 def _follow(expr: ast.expr, env: Bindings, depth: int) -> ast.expr | None:
     """The expression behind a name (or the expression itself), None when the name is unknown or too deep."""
-    while isinstance(expr, ast.Name):
+    while isinstance(expr, (ast.Name, ast.Attribute)):
         if depth >= MAX_DEPTH:
             return None
-        bound = env.lookup(expr.id)
+        bound = env.lookup(expr.id) if isinstance(expr, ast.Name) else env.attribute(expr)
+        if bound is None and isinstance(expr, ast.Attribute):
+            return expr  # an attribute read at run time: the caller decides what it is worth
         if bound is None or bound is expr:
             return None
         expr, depth = bound, depth + 1
@@ -114,11 +123,14 @@ def template_parts(expr: ast.expr, env: Bindings, depth: int = 0) -> list[Part] 
         return parts
     if isinstance(target, ast.BinOp) and isinstance(target.op, ast.Mod):
         return _percent(target, env, depth)
+    if isinstance(target, ast.Call):
+        built = env.builder(target)
+        if built is not None:
+            return template_parts(built[0], built[1], depth + 1)
     if isinstance(target, ast.Call) and isinstance(target.func, ast.Attribute):
         return _method_template(target, env, depth)
-    if isinstance(target, ast.Call) and isinstance(target.func, ast.Name) and target.func.id == "str":
-        if len(target.args) == 1:
-            return template_parts(target.args[0], env, depth + 1)
+    if isinstance(target, ast.Call) and isinstance(target.func, ast.Name) and target.func.id == "str" and target.args:
+        return template_parts(target.args[0], env, depth + 1)
     return None
 
 
@@ -217,7 +229,11 @@ def element_exprs(expr: ast.expr, env: Bindings, depth: int = 0) -> list[ast.exp
         return [target.elt]
     if isinstance(target, ast.DictComp):
         return [target.key]
-    if isinstance(target, ast.Call) and isinstance(target.func, ast.Name) and target.func.id in ("list", "tuple", "set"):
+    if (
+        isinstance(target, ast.Call)
+        and isinstance(target.func, ast.Name)
+        and target.func.id in ("list", "tuple", "set")
+    ):
         return element_exprs(target.args[0], env, depth + 1) if len(target.args) == 1 else None
     return None
 

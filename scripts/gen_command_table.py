@@ -30,6 +30,8 @@ KEY_LIST_MARKERS = ("KeysT", "Sequence[KeyT]", "List[KeyT]", "Iterable[KeyT]", "
 
 
 def _literal_command(function: Any) -> str | None:
+    """The command a method sends: the literal first argument of `execute_command`, or of a private helper it
+    hands the name to (`self._eval("EVAL_RO", ...)`)."""
     try:
         tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
     except (OSError, TypeError, SyntaxError):
@@ -37,8 +39,12 @@ def _literal_command(function: Any) -> str | None:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
             first = node.args[0]
-            if node.func.attr == "execute_command" and isinstance(first, ast.Constant) and isinstance(first.value, str):
-                return first.value.upper()
+            named = isinstance(first, ast.Constant) and isinstance(first.value, str)
+            sender = node.func.attr == "execute_command" or (
+                node.func.attr.startswith("_") and named and str(first.value).replace("_", "").isupper()  # type: ignore[attr-defined]
+            )
+            if sender and named:
+                return str(first.value).upper()  # type: ignore[attr-defined]
     return None
 
 

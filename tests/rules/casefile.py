@@ -2,9 +2,9 @@
 
 A case lists keys (UTF-8 `keys`, or `keys-escaped` with Python `\\xNN` escapes for arbitrary bytes),
 optional `options` for the rule, `namespaces`, a `key-type`, and the expected findings of that rule:
-`{code, pattern?, subject?, count?, severity?}`. `expect = []` is a passing case.
+`{code, pattern?, subject?, count?, severity?, line?}`. `expect = []` is a passing case.
 
-Rules on probed values, commands and servers use three more tables (all optional):
+Rules on probed values, commands, servers and code use four more tables (all optional):
 
 * `[[case.facts]]`: key facts with probed fields — `name` (or `name-escaped`), `type`, `ttl-ms`, `memory`,
   `length`, `encoding`, `idle`, `freq`, `expire-at-ms`, `element`, `head` (or `head-escaped`), `db`;
@@ -12,7 +12,16 @@ Rules on probed values, commands and servers use three more tables (all optional
   `keyspace`/`expires` (`{ "0" = 100 }`), `commandstats`, `acl-users` (or `false`), `user`, `callable`,
   `unavailable`. The server is set before any fact is fed, so key rules see it as `ctx.server`;
 * `[[case.commands]]`: command facts — `name`, `args` (or `args-escaped`; omit for commandstats), `calls`,
-  `evidence` (default `slowlog`), `duration-us`.
+  `evidence` (default `slowlog`), `duration-us`; with `line` (and `path`, default `app.py`) the command is
+  at a place in a file, as the code source reports it;
+* `[[case.calls]]`: call sites in code (`CodeCall`) — `method`, `command` (default: the method; `""` for
+  client-side methods such as `execute`), `keys` (templates written as globs: `user:*:profile`, each `*` an
+  unknown part), `batch`, `given` (parameter names; those in `literals` count as given), `literals` (a
+  table), `expiry`, `expire-line`, `constant-ttl`, `loop-depth`, `loop-iterations`, `pipelined`,
+  `transaction`, `queued`, `unbounded`, `scope`, `path` (default `app.py`) and `line` (default: the call's
+  position in the case).
+
+`line` in an expectation is the line of a finding at a place in a file (code).
 """
 
 from __future__ import annotations
@@ -29,8 +38,10 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from rediscipline.engine.runner import Engine
+from rediscipline.model.code import CodeCall
 from rediscipline.model.facts import CommandFact, KeyFact
 from rediscipline.model.finding import Finding
+from rediscipline.model.keyname import SLOT_ANY, KeyTemplate, Part, Placeholder
 from rediscipline.model.location import Location
 from rediscipline.model.server import ServerFact
 from rediscipline.rules import default_registry
@@ -53,6 +64,7 @@ class Case:
     facts: list[KeyFact] = field(default_factory=list)
     server: ServerFact | None = None
     commands: list[CommandFact] = field(default_factory=list)
+    calls: list[CodeCall] = field(default_factory=list)
 
     @property
     def passing(self) -> bool:
@@ -80,6 +92,7 @@ def load_cases() -> list[Case]:
                     facts=[_key_fact(f) for f in raw.get("facts", [])],
                     server=_server(raw["server"]) if "server" in raw else None,
                     commands=[_command(c) for c in raw.get("commands", [])],
+                    calls=[_call(c, line) for line, c in enumerate(raw.get("calls", []), 1)],
                 )
             )
     return cases
@@ -139,13 +152,59 @@ def _command(raw: dict[str, Any]) -> CommandFact:
         args = tuple(bytes(codecs.escape_decode(a.encode("utf-8"))[0]) for a in raw["args-escaped"])
     elif "args" in raw:
         args = tuple(str(a).encode("utf-8") for a in raw["args"])
+    origin = Location("live", "redis://case:6379")
+    if "line" in raw:
+        origin = Location("code", raw.get("path", "app.py"), raw["line"], 1)
     return CommandFact(
         name=raw["name"],
-        origin=Location("live", "redis://case:6379"),
+        origin=origin,
         evidence=raw.get("evidence", "slowlog" if args is not None else "commandstats"),
         args=args,
         calls=raw.get("calls", 1),
         duration_us=raw.get("duration-us"),
+    )
+
+
+def glob_template(glob: str) -> KeyTemplate:
+    """A key template from a glob as code would give it: `user:*:profile` → `user:` + unknown + `:profile`."""
+    parts: list[Part] = []
+    for index, literal in enumerate(glob.encode("utf-8").split(b"*")):
+        if index:
+            parts.append(Placeholder(SLOT_ANY))
+        if literal:
+            parts.append(literal)
+    return KeyTemplate(tuple(parts))
+
+
+#: `[[case.calls]]` keys → CodeCall fields, for the fields that are copied as they are.
+_CALL_FIELDS = {
+    "batch": "batch",
+    "expiry": "expiry",
+    "expire-line": "expire_line",
+    "constant-ttl": "constant_ttl",
+    "loop-depth": "loop_depth",
+    "loop-iterations": "loop_iterations",
+    "pipelined": "pipelined",
+    "transaction": "transaction",
+    "queued": "queued",
+    "unbounded": "unbounded",
+    "scope": "scope",
+}
+
+
+def _call(raw: dict[str, Any], position: int) -> CodeCall:
+    unknown = set(raw) - set(_CALL_FIELDS) - {"method", "command", "keys", "given", "literals", "path", "line"}
+    assert not unknown, f"unknown call fields {sorted(unknown)}"
+    values = {attr: raw[key] for key, attr in _CALL_FIELDS.items() if key in raw}
+    literals = dict(raw.get("literals", {}))
+    return CodeCall(
+        method=raw["method"],
+        command=raw.get("command", raw["method"]),
+        origin=Location("code", raw.get("path", "app.py"), raw.get("line", position), 1),
+        keys=tuple(glob_template(k) for k in raw.get("keys", [])),
+        given=frozenset(raw.get("given", [])) | frozenset(literals),
+        literals=tuple(literals.items()),
+        **values,
     )
 
 
@@ -163,7 +222,9 @@ def run_case(case: Case) -> list[Finding]:
         engine.feed(fact)
     for command in case.commands:
         engine.feed_command(command)
-    source = "live" if case.facts or case.server or case.commands else "keys"
+    for call in case.calls:
+        engine.feed_call(call)
+    source = "code" if case.calls else "live" if case.facts or case.server or case.commands else "keys"
     return [f for f in engine.finish(source).findings if f.rule_id == case.rule_id]
 
 
@@ -175,5 +236,7 @@ def matches(finding: Finding, expected: dict[str, Any]) -> bool:
     if "subject" in expected and finding.subject != expected["subject"]:
         return False
     if "count" in expected and finding.count != expected["count"]:
+        return False
+    if "line" in expected and finding.location.line != expected["line"]:
         return False
     return "severity" not in expected or finding.severity.label == expected["severity"]

@@ -2,6 +2,10 @@
 
 Fails on a missing docstring section, an option the doc does not list (or lists but does not exist), a
 missing source citation, or a rule without at least one passing and one failing case.
+
+Tool rules (SUP001 unused-suppression) judge no Redis fact: no engine kind runs them, so they have no case
+files (their behaviour is tested with the step that reports them, tests/suppress) and cite no convention
+document (their Source section says where the behaviour comes from instead).
 """
 
 from __future__ import annotations
@@ -11,12 +15,32 @@ from typing import Any
 import pytest
 
 from rediscipline.rules import ALL_RULES, default_registry
-from rediscipline.rules.base import DOC_SECTIONS, Rule, doc_sections, documented_options
+from rediscipline.rules.base import (
+    DOC_SECTIONS,
+    AggregateRule,
+    CallRule,
+    CommandRule,
+    FactRule,
+    InstanceRule,
+    NameRule,
+    Rule,
+    doc_sections,
+    documented_options,
+)
 from rediscipline.rules.options import specs
 from tests.rules.casefile import load_cases
 
 RULES = list(default_registry())
 CASES = load_cases()
+#: The kinds of rule the engine runs on facts; a rule of none of them is a tool rule.
+JUDGING_KINDS = (NameRule, FactRule, AggregateRule, CommandRule, CallRule, InstanceRule)
+JUDGING = [cls for cls in RULES if issubclass(cls, JUDGING_KINDS)]
+TOOL_RULES = {cls.meta.id for cls in RULES if not issubclass(cls, JUDGING_KINDS)}
+
+
+def test_tool_rules_are_known() -> None:
+    """Only the suppression family may judge nothing: a new rule of no kind is a mistake, not a tool rule."""
+    assert {"SUP001"} == TOOL_RULES
 
 
 def test_registry_is_consistent() -> None:
@@ -44,7 +68,7 @@ def test_options_documented_exactly(cls: type[Rule[Any]]) -> None:
         assert spec.doc, f"{cls.meta.id}: option {spec.name} has no one-line doc"
 
 
-@pytest.mark.parametrize("cls", RULES, ids=[c.meta.id for c in RULES])
+@pytest.mark.parametrize("cls", JUDGING, ids=[c.meta.id for c in JUDGING])
 def test_sources_cited(cls: type[Rule[Any]]) -> None:
     assert cls.meta.sources, f"{cls.meta.id} cites no convention"
     source_section = doc_sections(cls.meta.doc)["Source"]
@@ -54,8 +78,16 @@ def test_sources_cited(cls: type[Rule[Any]]) -> None:
     assert cls.meta.title.en and cls.meta.title.zh
 
 
-@pytest.mark.parametrize("cls", RULES, ids=[c.meta.id for c in RULES])
+@pytest.mark.parametrize("cls", JUDGING, ids=[c.meta.id for c in JUDGING])
 def test_has_passing_and_failing_cases(cls: type[Rule[Any]]) -> None:
     mine = [c for c in CASES if c.rule_id == cls.meta.id]
     assert any(c.passing for c in mine), f"{cls.meta.id} has no passing case"
     assert any(not c.passing for c in mine), f"{cls.meta.id} has no failing case"
+
+
+@pytest.mark.parametrize("rule_id", sorted(TOOL_RULES))
+def test_tool_rules_have_no_cases_and_a_title(rule_id: str) -> None:
+    cls = default_registry().get(rule_id)
+    assert not [c for c in CASES if c.rule_id == rule_id], f"{rule_id} judges no facts: its cases would never run"
+    assert cls.meta.title.en and cls.meta.title.zh
+    assert "No convention document" in doc_sections(cls.meta.doc)["Source"]

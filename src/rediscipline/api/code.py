@@ -147,7 +147,10 @@ def _notes(python: int, configs: int, suppressed: int, problems: Sequence[ParseP
         notes.append(Text(f"{configs} config file(s) checked", f"检查了 {configs} 个配置文件"))
     if suppressed:
         notes.append(
-            Text(f"{suppressed} finding(s) suppressed by comments or per-file-ignores", f"{suppressed} 个问题被注释或 per-file-ignores 抑制")
+            Text(
+                f"{suppressed} finding(s) suppressed by comments or per-file-ignores",
+                f"{suppressed} 个问题被注释或 per-file-ignores 抑制",
+            )
         )
     if problems:
         notes.append(Text(f"{len(problems)} file(s) could not be parsed", f"{len(problems)} 个文件无法解析"))

@@ -41,7 +41,9 @@ def selection_options(func: F) -> F:
     return functools.reduce(lambda f, d: d(f), reversed(decorators), func)
 
 
-def run_check(params: dict[str, Any], baseline: Path | None, *, apply_baseline: bool) -> tuple[CodeCheckResult, Settings]:
+def run_check(
+    params: dict[str, Any], baseline: Path | None, *, apply_baseline: bool
+) -> tuple[CodeCheckResult, Settings]:
     """Load the settings and check the paths; print every file that could not be parsed, one line each."""
     settings = settings_for(overrides_from(params))
     selection = FileSelection(

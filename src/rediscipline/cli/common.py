@@ -133,7 +133,9 @@ def write_report(
     report: Report, settings: Settings, *, output_format: str, output: Path | None, color: str, exit_zero: bool
 ) -> None:
     """Render the report and exit: 1 when a finding reaches `fail-on` (unless --exit-zero), else 0."""
-    sys.exit(render_report(report, settings, output_format=output_format, output=output, color=color, exit_zero=exit_zero))
+    sys.exit(
+        render_report(report, settings, output_format=output_format, output=output, color=color, exit_zero=exit_zero)
+    )
 
 
 def render_report(

@@ -8,9 +8,9 @@ import sys
 import click
 
 from rediscipline import __version__
-from rediscipline.cli.common import EXIT_ERROR, USER_ERRORS, fail
 from rediscipline.cli.baseline import baseline_command
 from rediscipline.cli.check import check_command
+from rediscipline.cli.common import EXIT_ERROR, USER_ERRORS, fail
 from rediscipline.cli.config import config_command
 from rediscipline.cli.keys import keys_command
 from rediscipline.cli.rules import rule_command, rules_command

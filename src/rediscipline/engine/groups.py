@@ -11,7 +11,7 @@ from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 
 GroupKey = tuple[str, str, bytes]  # rule id, code, pattern
-SiteKey = tuple[str, str, str | None, int | None, int | None]  # rule id, code, path, line, column
+SiteKey = tuple[str, str, str | None, int | None, int | None, str | None]  # rule, code, path, line, column, subject
 
 
 @dataclass(slots=True)
@@ -124,10 +124,10 @@ class Groups:
     ) -> None:
         """Record a finding at one place in a file (code, a config file): never merged with other places.
 
-        The same rule and code at the same place is one finding, whichever fact showed it (a key template
-        and its command both judged at one call site).
+        The same rule, code and subject at the same place is one finding, whichever fact showed it (a key
+        template and its command both judged at one call site).
         """
-        key = (violation.rule_id, violation.code, origin.path, origin.line, origin.column)
+        key = (violation.rule_id, violation.code, origin.path, origin.line, origin.column, subject)
         if key not in self._sites:
             self._sites[key] = (violation, origin, pattern, subject)
 
@@ -158,7 +158,7 @@ class Groups:
         out: list[Finding] = []
         seen: dict[str, int] = {}
         ordered = sorted(self._sites.items(), key=lambda item: (item[0][2] or "", item[0][3] or 0, item[0][4] or 0))
-        for (rule_id, code, _path, _line, _column), (violation, origin, pattern, subject) in ordered:
+        for (rule_id, code, _path, _line, _column, _subject), (violation, origin, pattern, subject) in ordered:
             base = site_fingerprint(rule_id, code, source, origin)
             seen[base] = occurrence = seen.get(base, 0) + 1
             fingerprint = base if occurrence == 1 else f"{base}.{occurrence}"

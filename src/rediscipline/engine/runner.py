@@ -22,7 +22,7 @@ from rediscipline.model.finding import Finding, Violation
 from rediscipline.model.glob import GlobMatcher
 from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.keypattern import DATE_PREFIXES, DIGITS_TO_ZERO, infer_parts, skeleton_offsets
-from rediscipline.model.location import Location
+from rediscipline.model.location import SOURCE_CONFIG, Location
 from rediscipline.model.namespace import NamespacePolicy
 from rediscipline.model.report import PatternStat, Stats
 from rediscipline.model.server import ServerFact
@@ -391,10 +391,16 @@ class Engine:
         keyspace = self.keyspace.finish() if self._probed else None
         if self.server is not None:
             server = self.server
+            in_file = server.origin.source == SOURCE_CONFIG
             for configured, ctx in self._scope(None).instance_rules:
-                checked = cast(InstanceRule[Any], configured.rule).check(server, keyspace, ctx)
-                for resolved in self._resolve(configured, ctx, checked):
-                    self.groups.add_subject(resolved, (configured.rule.meta.slug, ""), server.origin, None, 1)
+                slug = configured.rule.meta.slug
+                for violation in cast(InstanceRule[Any], configured.rule).check(server, keyspace, ctx):
+                    resolved = self._resolve_one(configured, ctx, violation)
+                    if in_file:  # a config file: at the line that sets it, else at the file
+                        origin = server.settings_origin.get(violation.setting or "", server.origin)
+                        self.groups.add_site(resolved, origin, None, violation.setting or slug)
+                    else:
+                        self.groups.add_subject(resolved, (slug, ""), server.origin, None, 1)
         findings = self.groups.findings(source)
         if self._sample_rate is not None:
             rate = self._sample_rate

@@ -25,6 +25,9 @@ class Violation:
     message: Text
     severity: Severity | None = None  # None: the rule's configured severity
     value: float | None = None  # the measured quantity (bytes, segments…), used to pick the worst example
+    #: The server setting a config violation is about (`maxmemory`, `lazyfree-lazy-eviction`, `user default`):
+    #: the key of `ServerFact.settings_origin` that says where it was written, when a file described the server.
+    setting: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

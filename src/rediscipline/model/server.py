@@ -24,6 +24,7 @@ CHECK_MEMORY = "MEMORY USAGE"
 CHECK_OBJECT = "OBJECT"
 CHECK_SELECT = "SELECT"
 CHECK_NO_TOUCH = "CLIENT NO-TOUCH"
+CHECK_INFO = "INFO"
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +38,11 @@ class ServerFact:
     * `acl_users`: the lines of `ACL LIST`, or None when refused;
     * `callable`: for each of DANGEROUS_COMMANDS, whether the scanning user may run it: True, False (renamed,
       disabled or ACL-denied), or None (could not be determined);
-    * `unavailable`: check name → the server's refusal, for every part that could not be read.
+    * `unavailable`: check name → the server's refusal, for every part that could not be read;
+    * `settings_origin`: where each setting was written, for a server described by files (redis.conf, an ACL
+      file): setting name (`maxmemory`, `user default`, `rename-command keys`) → path and line. Empty for a
+      live server, whose settings have no place in a file; a rule names the setting a violation is about in
+      `Violation.setting`, and the engine places the finding there.
     """
 
     origin: Location
@@ -50,6 +55,7 @@ class ServerFact:
     user: str | None = None
     callable: Mapping[str, bool | None] = field(default_factory=dict)
     unavailable: Mapping[str, str] = field(default_factory=dict)
+    settings_origin: Mapping[str, Location] = field(default_factory=dict)
 
     def config_value(self, name: str) -> str | None:
         return None if self.config is None else self.config.get(name)

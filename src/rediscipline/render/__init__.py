@@ -6,9 +6,16 @@ from collections.abc import Callable
 from typing import TextIO
 
 from rediscipline.model.report import Report
+from rediscipline.render.github import render_github
 from rediscipline.render.json_output import render_json
+from rediscipline.render.sarif import render_sarif
 from rediscipline.render.text import render_text
 
 Renderer = Callable[[Report, TextIO, str, bool], None]
 
-RENDERERS: dict[str, Renderer] = {"text": render_text, "json": render_json}
+RENDERERS: dict[str, Renderer] = {
+    "text": render_text,
+    "json": render_json,
+    "sarif": render_sarif,
+    "github": render_github,
+}

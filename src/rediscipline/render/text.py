@@ -1,5 +1,8 @@
 """Human output: a summary, then findings grouped by rule and key pattern, with examples and sources.
 
+Findings at places in files (`check` of code and config) are printed one line each, by file, by
+`text_sites`, and the summary follows them, as linters do.
+
 Every key and pattern goes through `display_bytes` and into rich `Text` objects (never markup), so a key
 holding a terminal escape sequence or rich markup is shown as inert text.
 """
@@ -19,7 +22,9 @@ from rediscipline.model.location import SOURCE_LIVE, SOURCE_RDB, Location
 from rediscipline.model.report import Report
 from rediscipline.model.severity import Severity
 from rediscipline.render.labels import SEVERITY, label
+from rediscipline.render.sites import is_site
 from rediscipline.render.text_live import keyspace_section, score_line, server_line
+from rediscipline.render.text_sites import site_count, site_lines
 
 STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.NOTE: "cyan"}
 MARK = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.NOTE: "●"}
@@ -35,7 +40,9 @@ def _location_text(location: Location) -> str:
     return f"{path}:{location.line}" if location.line is not None else path
 
 
-def _summary(report: Report, console: Console, lang: str) -> None:
+def _summary(report: Report, console: Console, lang: str, sites: bool = False) -> None:
+    """The header and the counts. For site findings (code, config) keys are counted only if some were read,
+    and findings are not `rule × pattern` groups but places."""
     stats = report.stats
     head = RichText()
     head.append(f"rediscipline {report.run.tool_version}", style="bold")
@@ -46,8 +53,9 @@ def _summary(report: Report, console: Console, lang: str) -> None:
     console.print(head)
     if stats.server is not None:
         console.print(server_line(stats.server, lang))
-    scanned = label("scanned", lang, keys=f"{stats.keys:,}", patterns=f"{stats.patterns:,}")
-    console.print(RichText(f"{scanned} ({stats.elapsed_seconds:.2f} s)", style="dim"))
+    if not sites or stats.keys:
+        keys = label("scanned", lang, keys=f"{stats.keys:,}", patterns=f"{stats.patterns:,}")
+        console.print(RichText(f"{keys} ({stats.elapsed_seconds:.2f} s)", style="dim"))
     score = score_line(report, lang)
     if score is not None:
         console.print(score)
@@ -59,7 +67,10 @@ def _summary(report: Report, console: Console, lang: str) -> None:
             f"{SEVERITY[severity].in_(lang)} {counts[severity]}", style=STYLE[severity] if counts[severity] else "dim"
         )
         line.append("  ")
-    line.append("· " + label("finding-count", lang, n=f"{len(report.findings):,}"), style="dim")
+    count = (
+        site_count(len(report.findings), lang) if sites else label("finding-count", lang, n=f"{len(report.findings):,}")
+    )
+    line.append("· " + count, style="dim")
     console.print(line)
     families: dict[str, int] = defaultdict(int)
     titles: dict[str, str] = {}
@@ -103,8 +114,8 @@ def _finding(finding: Finding, console: Console, lang: str) -> None:
         console.print(examples)
 
 
-def render_text(report: Report, stream: TextIO, lang: str = "en", color: bool = False) -> None:
-    console = Console(
+def _console(stream: TextIO, color: bool) -> Console:
+    return Console(
         file=stream,
         force_terminal=color,
         no_color=not color,
@@ -114,43 +125,68 @@ def render_text(report: Report, stream: TextIO, lang: str = "en", color: bool = 
         width=120 if not color else None,
         soft_wrap=not color,
     )
-    _summary(report, console, lang)
-    console.print()
-    if not report.findings:
-        console.print(RichText(label("no-findings", lang), style="green"))
+
+
+def _by_rule(findings: list[Finding], report: Report, console: Console, lang: str) -> None:
     by_rule: dict[str, list[Finding]] = defaultdict(list)
-    for finding in report.findings:
+    for finding in findings:
         by_rule[finding.rule_id].append(finding)
     order = sorted(by_rule, key=lambda r: (-max(f.severity for f in by_rule[r]), r))
     for rule_id in order:
-        findings = by_rule[rule_id]
+        group = by_rule[rule_id]
         meta = report.rules.get(rule_id)
-        worst = max(f.severity for f in findings)
+        worst = max(f.severity for f in group)
         header = RichText()
         header.append(rule_id, style=STYLE[worst])
         if meta is not None:
             header.append(f" {meta.slug}", style="bold")
             header.append(f"  {meta.title.in_(lang)}")
-        keyed = sum(f.count for f in findings if f.pattern is not None)
+        keyed = sum(f.count for f in group if f.pattern is not None)
         if keyed:
             header.append(f"  ({keyed:,} {label('keys', lang)})", style="dim")
         console.print(header)
         if meta is not None and meta.sources:
             console.print(RichText(f"  {label('source', lang)}: " + " · ".join(meta.sources), style="dim"))
-        for finding in findings:
+        for finding in group:
             _finding(finding, console, lang)
         console.print()
+
+
+def _notes(report: Report, console: Console, lang: str) -> None:
+    if report.notes:
+        console.print()
+        console.print(RichText(label("notes", lang), style="bold"))
+        for note in report.notes:
+            console.print(RichText("  " + note.in_(lang)))
+
+
+def _render_sites(report: Report, console: Console, lang: str) -> None:
+    """Code and config findings: one line per place, by file (`text_sites`); the summary comes last."""
+    site_lines(report, [f for f in report.findings if is_site(f)], console, lang)
+    others = [f for f in report.findings if not is_site(f)]
+    if others:
+        _by_rule(others, report, console, lang)
+    _summary(report, console, lang, sites=True)
+    _notes(report, console, lang)
+
+
+def render_text(report: Report, stream: TextIO, lang: str = "en", color: bool = False) -> None:
+    console = _console(stream, color)
+    if report.run.command == "check" or any(is_site(f) for f in report.findings):
+        _render_sites(report, console, lang)
+        return
+    _summary(report, console, lang)
+    console.print()
+    if not report.findings:
+        console.print(RichText(label("no-findings", lang), style="green"))
+    _by_rule(list(report.findings), report, console, lang)
     if report.stats.keyspace is not None:
         keyspace_section(report.stats.keyspace, console, lang)
     if report.stats.top_patterns:
         console.print(RichText(label("top-patterns", lang), style="bold"))
         for stat in report.stats.top_patterns[:5]:
             console.print(RichText(f"  {stat.count:>10,}  {display_bytes(stat.pattern, NAME_LIMIT)}"))
-    if report.notes:
-        console.print()
-        console.print(RichText(label("notes", lang), style="bold"))
-        for note in report.notes:
-            console.print(RichText("  " + note.in_(lang)))
+    _notes(report, console, lang)
     server = report.stats.server
     if server is not None and server.resume_cursor:
         console.print(RichText(label("resume", lang, cursor=server.resume_cursor), style="bold"))

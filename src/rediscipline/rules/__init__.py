@@ -5,11 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from rediscipline.rules.base import Rule
+from rediscipline.rules.batch import ALL as BATCH_RULES
 from rediscipline.rules.command import ALL as COMMAND_RULES
 from rediscipline.rules.config import ALL as CONFIG_RULES
 from rediscipline.rules.key import ALL as KEY_RULES
+from rediscipline.rules.pubsub import ALL as PUBSUB_RULES
 from rediscipline.rules.registry import Registry
 from rediscipline.rules.security import ALL as SECURITY_RULES
+from rediscipline.rules.suppression import ALL as SUPPRESSION_RULES
 from rediscipline.rules.ttl import ALL as TTL_RULES
 from rediscipline.rules.value import ALL as VALUE_RULES
 
@@ -18,8 +21,11 @@ ALL_RULES: tuple[type[Rule[Any]], ...] = (
     *VALUE_RULES,
     *TTL_RULES,
     *COMMAND_RULES,
+    *BATCH_RULES,
+    *PUBSUB_RULES,
     *CONFIG_RULES,
     *SECURITY_RULES,
+    *SUPPRESSION_RULES,
 )
 
 

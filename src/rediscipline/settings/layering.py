@@ -35,6 +35,7 @@ TOP_KEYS = {
     "rules": "per-rule tables of options, keyed by slug or id ([rules.key-length])",
     "namespaces": 'declared key namespaces with their policy ([namespaces."session:*"])',
     "per-key-ignores": "glob → rule selectors that do not apply to matching keys",
+    "per-file-ignores": 'path glob (relative to the project root) → rule selectors, e.g. "tests/**" = ["CMD001"]',
     "pattern-cap": "most key patterns tracked in one run (memory bound)",
 }
 FILE_ONLY_KEYS = {"preset", "overlays"}
@@ -66,6 +67,10 @@ class Settings:
     key_ignores: Mapping[str, frozenset[str]]
     pattern_cap: int
     provenance: tuple[Provenance, ...] = field(default=())
+    #: `per-file-ignores`: gitignore-style path glob → rule ids; globs are relative to `root`.
+    file_ignores: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    #: The project root: the folder of the convention file, else the working directory (set by the loader).
+    root: str | None = None
 
 
 def _strings(value: Any, where: str) -> tuple[str, ...]:
@@ -97,6 +102,7 @@ class _Resolver:
         self.selection: list[SelectionLayer] = []
         self.namespaces: dict[str, tuple[NamespacePolicy, str]] = {}
         self.key_ignores: dict[str, tuple[frozenset[str], str]] = {}
+        self.file_ignores: dict[str, tuple[frozenset[str], str]] = {}
 
     def builtin(self) -> None:
         for cls in self.registry:
@@ -148,6 +154,8 @@ class _Resolver:
                 for glob, selectors in value.items():
                     ids = self.ids(_strings(selectors, f"{where}.{glob}"), f"{where}.{glob}")
                     self.key_ignores[glob] = (ids, origin)
+            elif key == "per-file-ignores":
+                self._file_ignores(value, where, origin)
         if any(k in data for k in ("select", "extend-select", "ignore")):
             select = data.get("select")
             layer_select = None if select is None else _strings(select, f"{origin}: select")
@@ -156,6 +164,15 @@ class _Resolver:
             for token in (*(layer_select or ()), *extend, *ignore):
                 self.ids((token,), f"{origin}: select/ignore")
             self.selection.append(SelectionLayer(origin, layer_select, extend, ignore))
+
+    def _file_ignores(self, value: Any, where: str, origin: str) -> None:
+        if not isinstance(value, Mapping):
+            raise ConfigError(f'{where}: expected a table of path glob = [rules], e.g. "tests/**" = ["CMD001"]')
+        for glob, selectors in value.items():
+            if not glob.strip() or glob.strip() in ("/", "./"):
+                raise ConfigError(f"{where}: {glob!r} is not a path glob")
+            ids = self.ids(_strings(selectors, f"{where}.{glob!r}"), f"{where}.{glob!r}")
+            self.file_ignores[glob] = (ids, origin)
 
     def _rules(self, tables: Any, origin: str) -> None:
         if not isinstance(tables, Mapping):
@@ -229,6 +246,8 @@ class _Resolver:
             provenance.append(Provenance(f"namespaces.{glob!r}", _show(set_fields), origin))
         for glob, (ids, origin) in self.key_ignores.items():
             provenance.append(Provenance(f"per-key-ignores.{glob!r}", _show(sorted(ids)), origin))
+        for glob, (ids, origin) in self.file_ignores.items():
+            provenance.append(Provenance(f"per-file-ignores.{glob!r}", _show(sorted(ids)), origin))
         return Settings(
             preset=preset,
             overlays=overlays,
@@ -240,6 +259,7 @@ class _Resolver:
             key_ignores={glob: ids for glob, (ids, _o) in self.key_ignores.items()},
             pattern_cap=self.values["pattern-cap"][0],
             provenance=tuple(provenance),
+            file_ignores={glob: ids for glob, (ids, _o) in self.file_ignores.items()},
         )
 
 

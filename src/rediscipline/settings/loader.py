@@ -8,7 +8,7 @@ table is skipped, as ruff does). `--config FILE` names the file explicitly; `--i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -81,13 +81,21 @@ def read_file(path: Path) -> Layer:
 
 
 def load_settings(registry: Registry, overrides: Overrides, cwd: Path | None = None) -> Settings:
-    """Settings for one run: built-in < preset chain < overlays < file < command line."""
+    """Settings for one run: built-in < preset chain < overlays < file < command line.
+
+    `Settings.root`, the folder `per-file-ignores` globs are relative to, is the convention file's folder,
+    or the working directory when no file is used.
+    """
     file_layer: Layer | None = None
+    here = (cwd or Path.cwd()).resolve()
+    root = here
     if overrides.config is not None:
         file_layer = read_file(overrides.config)
+        root = overrides.config.resolve().parent
     elif not overrides.isolated:
-        found = discover((cwd or Path.cwd()).resolve())
+        found = discover(here)
         file_layer = read_file(found) if found is not None else None
+        root = found.parent if found is not None else here
     preset = overrides.preset
     overlays: Sequence[str] = overrides.overlays
     preset_origin = "command line" if preset else "built-in"
@@ -102,7 +110,7 @@ def load_settings(registry: Registry, overrides: Overrides, cwd: Path | None = N
             file_overlays = _strings(file_layer.data["overlays"], f"{file_layer.origin}: overlays")
             overlays = (*file_overlays, *(o for o in overlays if o not in file_overlays))
             overlays_origin = file_layer.origin if not overrides.overlays else f"{file_layer.origin} + command line"
-    return resolve_settings(
+    settings = resolve_settings(
         registry,
         preset=preset or DEFAULT_PRESET,
         overlays=tuple(overlays),
@@ -110,3 +118,4 @@ def load_settings(registry: Registry, overrides: Overrides, cwd: Path | None = N
         cli_layer=overrides.layer(),
         origins=(preset_origin, overlays_origin),
     )
+    return replace(settings, root=str(root))

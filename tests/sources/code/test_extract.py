@@ -244,5 +244,6 @@ def test_locations_count_characters_and_carry_a_line_free_context() -> None:
         "keys",
     )
     location = call.origin
-    assert (location.line, location.column, location.end_line, location.end_column) == (5, 14, 5, 25)  # endColumn is exclusive, as in SARIF
+    # columns count characters from 1; the end is exclusive, as in SARIF
+    assert (location.line, location.column, location.end_line, location.end_column) == (5, 14, 5, 25)
     assert location.context == 'f\nx = "é"; r.keys("*")'

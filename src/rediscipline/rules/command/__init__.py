@@ -6,11 +6,15 @@ from typing import Any
 
 from rediscipline.rules.base import Rule
 from rediscipline.rules.command.admin_command import AdminCommand
+from rediscipline.rules.command.delete_collection import DeleteCollection
+from rediscipline.rules.command.eval_script import EvalScript
 from rediscipline.rules.command.flush_command import FlushCommand
 from rediscipline.rules.command.full_scan_command import FullScanCommand
 from rediscipline.rules.command.keys_command import KeysCommand
 from rediscipline.rules.command.monitor_command import MonitorCommand
+from rediscipline.rules.command.scan_count import ScanCount
 from rediscipline.rules.command.select_command import SelectCommand
+from rediscipline.rules.command.transaction import Transaction
 
 #: Every CMD rule, in rule-id order.
 ALL: tuple[type[Rule[Any]], ...] = (
@@ -20,4 +24,8 @@ ALL: tuple[type[Rule[Any]], ...] = (
     AdminCommand,  # CMD004
     FullScanCommand,  # CMD005
     SelectCommand,  # CMD006
+    Transaction,  # CMD007
+    DeleteCollection,  # CMD008
+    EvalScript,  # CMD009
+    ScanCount,  # CMD010
 )

@@ -9,11 +9,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rediscipline.model.facts import EVIDENCE_COMMANDSTATS, EVIDENCE_SLOWLOG, CommandFact
+from rediscipline.model.facts import (
+    EVIDENCE_CODE,
+    EVIDENCE_COMMANDSTATS,
+    EVIDENCE_RUNTIME,
+    EVIDENCE_SLOWLOG,
+    CommandFact,
+)
 from rediscipline.model.text import Text
 
 #: Where a command rule can be checked: source code, the runtime guard, a live server's statistics.
 COMMAND_CHECKS = ("code", "runtime", "live")
+
+#: Where a rule on how the application uses a command can be checked: the server's statistics cannot tell
+#: the application's own calls from a client library's (redis-py's default pipeline sends MULTI).
+CLIENT_CHECKS = ("code", "runtime")
 
 #: Commands whose first argument is a subcommand that the rules tell apart.
 CONTAINERS = frozenset({"acl", "client", "cluster", "config", "function", "module", "script"})
@@ -43,6 +53,11 @@ def call_of(fact: CommandFact) -> Call:
         sub_name = args[0].decode("ascii", "replace").lower()
         return Call(f"{name}|{sub_name}", args[1:])
     return Call(name, args)
+
+
+def from_client(fact: CommandFact) -> bool:
+    """Whether the command was seen where the application sends it: in code or by the runtime guard."""
+    return fact.evidence in (EVIDENCE_CODE, EVIDENCE_RUNTIME)
 
 
 def listed(name: str, entries: tuple[str, ...]) -> bool:

@@ -80,6 +80,7 @@ class Hz(InstanceRule[HzOptions]):
                     f"hz 为 {hz}，低于 {opts.min_hz}：无人访问的过期 Key 清理不及时；请设置 hz 10",
                 ),
                 value=hz,
+                setting="hz",
             )
         elif hz is not None and opts.max_hz and hz > opts.max_hz:
             yield Violation(
@@ -90,6 +91,7 @@ class Hz(InstanceRule[HzOptions]):
                     f"hz 为 {hz}，超过 {opts.max_hz}：后台任务在空闲时也消耗 CPU；请设置 hz 10 并开启 dynamic-hz",
                 ),
                 value=hz,
+                setting="hz",
             )
         if server.config_value("dynamic-hz") == "no":
             yield Violation(
@@ -99,4 +101,5 @@ class Hz(InstanceRule[HzOptions]):
                     "set dynamic-hz yes",
                     "dynamic-hz 为 no：连接数多时后台任务无法自动提高频率；请设置 dynamic-hz yes",
                 ),
+                setting="dynamic-hz",
             )

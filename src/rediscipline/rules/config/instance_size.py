@@ -95,6 +95,7 @@ class InstanceSize(InstanceRule[InstanceSizeOptions]):
                 ),
                 Severity.WARNING,
                 size,
+                setting="maxmemory" if limit else None,
             )
         elif limit and opts.min_bytes and limit < opts.min_bytes:
             yield Violation(
@@ -107,4 +108,5 @@ class InstanceSize(InstanceRule[InstanceSizeOptions]):
                 ),
                 Severity.NOTE,
                 limit,
+                setting="maxmemory",
             )

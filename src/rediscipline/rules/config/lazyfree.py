@@ -105,4 +105,5 @@ class Lazyfree(InstanceRule[LazyfreeOptions]):
                     f"{setting} 为 no：{covers_zh}在主线程上同步释放，大 Key 会阻塞所有客户端直到释放完成；"
                     f"请设置 {setting} yes",
                 ),
+                setting=setting,
             )

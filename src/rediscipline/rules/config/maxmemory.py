@@ -15,6 +15,9 @@ from rediscipline.rules.base import InstanceRule, RuleContext, rule
 from rediscipline.rules.config.common import CONFIG_CHECKS, percent
 from rediscipline.rules.options import RuleOptions, option
 
+#: The setting both violations are about.
+SETTING = "maxmemory"
+
 
 @dataclass(frozen=True)
 class MaxmemoryOptions(RuleOptions):
@@ -94,6 +97,7 @@ class Maxmemory(InstanceRule[MaxmemoryOptions]):
                 ),
                 Severity.ERROR,
                 0,
+                setting=SETTING,
             )
             return
         host = server.info_int("total_system_memory")
@@ -112,4 +116,5 @@ class Maxmemory(InstanceRule[MaxmemoryOptions]):
                 ),
                 Severity.WARNING,
                 round(share, 3),
+                setting=SETTING,
             )

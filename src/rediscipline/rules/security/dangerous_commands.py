@@ -90,6 +90,7 @@ class DangerousCommands(InstanceRule[DangerousCommandsOptions]):
     ) -> Iterator[Violation]:
         user = f"user {shown_user(server.user)}" if server.user else "the scanning user"
         user_zh = f"用户 {shown_user(server.user)} " if server.user else "扫描所用的用户"
+        setting = f"user {server.user}" if server.user else None  # the user's line in an ACL or config file
         for command in ctx.options.commands:
             if server.callable.get(command) is not True:
                 continue
@@ -104,4 +105,5 @@ class DangerousCommands(InstanceRule[DangerousCommandsOptions]):
                     "rename-command 禁用",
                 ),
                 value=1,
+                setting=setting,
             )

@@ -109,4 +109,6 @@ class NopassUser(InstanceRule[RuleOptions]):
                 f"{len(users)} 个用户没有设置密码（{names_zh}{rest[1]}）：任何能连到端口的人都能使用它们；"
                 "请设置密码或禁用这些用户",
             )
-        yield Violation("nopass", message, value=len(users))
+        # Where to fix it: the first such user's line, or `requirepass` on servers without ACLs.
+        setting = f"user {users[0]}" if server.acl_users is not None else "requirepass"
+        yield Violation("nopass", message, value=len(users), setting=setting)

@@ -122,8 +122,8 @@ def batch_size(bound: BoundCall, env: Bindings) -> int | None:
         if method == "hset" and "key" in bound.named:
             size += 1
         return size + extra
-    if spec.variadic_keys is not None or method in VALUE_BATCHES:
-        return count_arguments(bound.extra, env)
+    if spec.variadic_keys is not None or method in VALUE_BATCHES or (parameter is not None and bound.extra):
+        return count_arguments(bound.extra, env)  # mget(*keys): the list arrives unpacked
     return None
 
 

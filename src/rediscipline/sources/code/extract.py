@@ -15,7 +15,8 @@ from dataclasses import dataclass, field, replace
 
 from rediscipline.model.code import EXPIRY_OPTION, EXPIRY_SAME_SCOPE, EXPIRY_UNKNOWN, CodeCall
 from rediscipline.model.facts import EVIDENCE_CODE, CommandFact, KeyFact
-from rediscipline.model.keyname import KeyTemplate
+from rediscipline.model.keyname import KeyTemplate, Part
+from rediscipline.model.keypattern import infer_parts
 from rediscipline.model.location import SOURCE_CODE, Location
 from rediscipline.sources.code import calls as binding
 from rediscipline.sources.code.commands import COMMANDS
@@ -29,6 +30,7 @@ from rediscipline.sources.code.receivers import (
     KIND_OTHER,
     KIND_PIPELINE,
     KIND_PUBSUB,
+    OTHER,
     PUBSUB,
     Handle,
     Pipeline,
@@ -37,6 +39,8 @@ from rediscipline.sources.code.receivers import (
 )
 from rediscipline.sources.code.values import Bindings, int_of, is_constant_ttl, literal_of, size_of, template_parts
 
+#: `Redis(host, port, db, ...)`: where the database sits among positional constructor arguments.
+POSITIONAL_DB = 2
 EXPIRE_COMMANDS = frozenset({"expire", "pexpire", "expireat", "pexpireat"})
 SUBSCRIBE_METHODS = {"subscribe": "subscribe", "psubscribe": "psubscribe", "ssubscribe": "ssubscribe"}
 #: Expressions that build plain data: a name bound to one is never a client.
@@ -302,6 +306,8 @@ class ModuleExtractor:
             return self._kind(expr.value)
         if isinstance(expr, ast.Name):
             found = self._scope.handle(expr.id)
+            if found is None and expr.id in self.module.imported and expr.id not in self.module.aliases:
+                return OTHER if self._scope.lookup(expr.id) is None else None  # `os.unlink`, `shutil.copy`
             if found is None and expr.id in self.module.redis_receivers:
                 bound = self._scope.lookup(expr.id)
                 if not isinstance(bound, _DATA):  # used with Redis-only methods, not bound to plain data
@@ -415,6 +421,11 @@ class ModuleExtractor:
             if tail.isdigit():
                 self._command("select", (tail.encode(),), call)
             return
+        named_class = isinstance(call.func, (ast.Name, ast.Attribute)) and not (
+            isinstance(call.func, ast.Attribute) and call.func.attr in ("from_url", "from_pool")
+        )
+        if db is None and named_class and len(call.args) >= POSITIONAL_DB + 1:
+            db = call.args[POSITIONAL_DB]  # Redis(host, port, db)
         number = int_of(db, self._scope) if db is not None else None
         if number is not None:
             self._command("select", (str(number).encode(),), call)
@@ -442,9 +453,11 @@ class ModuleExtractor:
         self._command(words[0].lower(), tuple(rest), call)
 
     def _subscribe(self, call: ast.Call, method: str) -> None:
+        """Channels come as arguments, as keywords (`news=handler`) or unpacked from a mapping (`**handlers`)."""
         size = binding.count_arguments(list(call.args), self._scope)
-        if size is not None:
-            size += len([k for k in call.keywords if k.arg is not None])
+        for keyword in call.keywords:
+            extra = 1 if keyword.arg is not None else size_of(keyword.value, self._scope)
+            size = None if size is None or extra is None else size + extra
         self._emit(CodeCall(method, SUBSCRIBE_METHODS[method], self._location(call), batch=size), ())
 
     def _placed(self, fact: CodeCall) -> CodeCall:
@@ -497,7 +510,7 @@ class ModuleExtractor:
         for expr in key_exprs:
             parts = template_parts(expr, scope)
             useful = parts is not None and any(isinstance(p, bytes) and p for p in parts)
-            templates.append(KeyTemplate(tuple(parts)) if useful and parts is not None else None)
+            templates.append(_template(parts) if useful and parts is not None else None)
         location = self._location(call)
         has_ttl, ttl = binding.ttl_expr(bound, scope)
         expiry = EXPIRY_OPTION if has_ttl else (EXPIRY_UNKNOWN if bound.open_kwargs else None)
@@ -553,6 +566,20 @@ class ModuleExtractor:
                     )
             self.facts.calls.append(call)
         self._pending = []
+
+
+def _template(parts: list[Part]) -> KeyTemplate:
+    """A code template whose literal runs are read as a concrete key's would be: `user:42` has an integer id,
+    `2024-11-22` is a date, so naming rules judge a literal in code exactly as the same key on a server."""
+    inferred: list[Part] = []
+    for part in parts:
+        pieces = infer_parts(part) if isinstance(part, bytes) else (part,)
+        for piece in pieces:
+            if isinstance(piece, bytes) and inferred and isinstance(inferred[-1], bytes):
+                inferred[-1] += piece
+            else:
+                inferred.append(piece)
+    return KeyTemplate(tuple(inferred))
 
 
 def _key_id(expr: ast.expr, template: KeyTemplate | None) -> str:

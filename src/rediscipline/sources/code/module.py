@@ -47,6 +47,8 @@ class ModuleInfo:
     client_functions: set[str] = field(default_factory=set)
     functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)
     classes: dict[str, ClassInfo] = field(default_factory=dict)
+    #: names bound by imports of other packages (`os`, `shutil`): modules and classes, never a client
+    imported: set[str] = field(default_factory=set)
     #: receivers the module calls a Redis-only method on (`self.cache`, `conn`), keyed by their code
     redis_receivers: set[str] = field(default_factory=set)
 
@@ -107,16 +109,19 @@ def read_module(tree: ast.Module) -> ModuleInfo:
             method = node.func.attr
             if method in COMMANDS and method not in GENERIC_METHODS:
                 key = receiver_key(node.func.value)
-                if key is not None:
-                    info.redis_receivers.add(key)
+                if key is not None and key not in ("self", "cls"):
+                    info.redis_receivers.add(key)  # `self.hgetall()` is a wrapper's own method, not a client's
         elif isinstance(node, ast.Import):
             for alias in node.names:
+                info.imported.add((alias.asname or alias.name).split(".")[0])
                 if alias.name.split(".")[0] in REDIS_PACKAGES:
                     local = alias.asname or alias.name.split(".")[0]
                     info.aliases[local] = alias.name if alias.asname else alias.name.split(".")[0]
         elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in REDIS_PACKAGES:
             for alias in node.names:
                 info.aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        elif isinstance(node, ast.ImportFrom):
+            info.imported.update(alias.asname or alias.name for alias in node.names)
     for statement in tree.body:
         _read_top_level(info, statement)
     functions = [s for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from rediscipline.model.code import Literal
+from rediscipline.sources.code.commands import COMMANDS
 
 KIND_CLIENT = "client"
 KIND_PIPELINE = "pipeline"
@@ -23,25 +24,29 @@ KIND_PUBSUB = "pubsub"
 KIND_OTHER = "other"  # known not to be Redis (a dict, a response...)
 
 #: Qualified names of calls that return a client.
-CLIENT_FACTORIES = frozenset(
-    f"{module}.{name}"
-    for module in ("redis", "redis.client", "redis.asyncio", "redis.asyncio.client", "aioredis", "fakeredis")
-    for name in (
-        "Redis",
-        "StrictRedis",
-        "from_url",
-        "Redis.from_url",
-        "StrictRedis.from_url",
-        "Redis.from_pool",
-        "FakeRedis",
-        "FakeStrictRedis",
-        "FakeAsyncRedis",
+CLIENT_FACTORIES = (
+    frozenset(
+        f"{module}.{name}"
+        for module in ("redis", "redis.client", "redis.asyncio", "redis.asyncio.client", "aioredis", "fakeredis")
+        for name in (
+            "Redis",
+            "StrictRedis",
+            "from_url",
+            "Redis.from_url",
+            "StrictRedis.from_url",
+            "Redis.from_pool",
+            "FakeRedis",
+            "FakeStrictRedis",
+            "FakeAsyncRedis",
+        )
     )
-) | frozenset(
-    f"{module}.{name}"
-    for module in ("redis", "redis.cluster", "redis.asyncio", "redis.asyncio.cluster")
-    for name in ("RedisCluster", "RedisCluster.from_url")
-) | {"django_redis.get_redis_connection"}
+    | frozenset(
+        f"{module}.{name}"
+        for module in ("redis", "redis.cluster", "redis.asyncio", "redis.asyncio.cluster")
+        for name in ("RedisCluster", "RedisCluster.from_url")
+    )
+    | {"django_redis.get_redis_connection"}
+)
 
 #: Type names that mark a parameter or attribute annotation as a client or a pipeline.
 CLIENT_TYPES = frozenset({"Redis", "StrictRedis", "RedisCluster", "FakeRedis", "AsyncRedis"})
@@ -50,7 +55,7 @@ PIPELINE_TYPES = frozenset({"Pipeline", "ClusterPipeline"})
 CLIENT_METHODS = frozenset({"master_for", "slave_for", "get_redis_connection"})
 
 _REDIS_NAME = re.compile(
-    r"_*(?:r|rc|rds|rdb|rcli|[a-z0-9_]*redis(?:_?(?:client|conn|connection|cli|db|cache|store|master|slave"
+    r"_*(?:r|rds|rdb|rcli|[a-z0-9_]*redis(?:_?(?:client|conn|connection|cli|db|cache|store|master|slave"
     r"|replica|primary|cluster|pool_client|instance|server|backend))?|redis_[a-z0-9_]*_client)"
 )
 
@@ -65,6 +70,7 @@ GENERIC_METHODS = frozenset(
         "failover", "module_list", "bitcount", "dbsize", "debug_object", "readonly", "readwrite", "replicaof",
         "slaveof", "script_load", "stralgo", "lcs", "substr", "psync", "migrate", "monitor", "flushall", "flushdb",
         "swapdb", "randomkey", "config_get", "config_set", "client_list", "command", "pexpire", "expireat",
+        "unlink", "digest", "hash", "stats", "version", "reload",
     }
 )  # fmt: skip
 
@@ -111,3 +117,29 @@ def is_pipeline_type(name: str) -> bool:
 def transaction_flag(value: Literal, known: bool) -> bool:
     """redis-py's `pipeline(transaction=True)` is the default: MULTI/EXEC unless told otherwise."""
     return bool(value) if known else True
+
+
+def may_use_redis(text: str) -> bool:
+    """Whether a module's text could hold anything the extractor recognises, by C-speed text search.
+
+    Every way a receiver becomes a client leaves a trace in the text: an import or annotation mentions
+    "redis", a guessed client is a name such as `r` or `redis_client` before a command method, and an
+    injected one is called with a Redis-only method. Modules without any of them (most of a code base that
+    is not the Redis layer) are parsed for syntax errors but not walked.
+    """
+    lowered = text.lower()
+    if "redis" in lowered or "execute_command" in text or "master_for" in text:
+        return True
+    return _TRACE.search(text) is not None
+
+
+def _trace_pattern() -> re.Pattern[str]:
+    distinctive = sorted(m for m in COMMANDS if m not in GENERIC_METHODS)
+    methods = "|".join(sorted(COMMANDS, key=len, reverse=True))
+    return re.compile(
+        rf"\.\s*(?:{'|'.join(sorted(distinctive, key=len, reverse=True))})\s*\("
+        rf"|\b_*(?:r|rds|rdb|rcli)\s*\.\s*(?:{methods})\s*\("
+    )
+
+
+_TRACE = _trace_pattern()

@@ -16,6 +16,7 @@ from rediscipline.model.code import FileDirectives
 from rediscipline.sources.code.directives import read_directives
 from rediscipline.sources.code.extract import Facts, ModuleExtractor
 from rediscipline.sources.code.files import SourceFile
+from rediscipline.sources.code.receivers import may_use_redis
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +61,8 @@ def read_python(source: SourceFile) -> FileFacts | ParseProblem:
         return ParseProblem(source.shown, error.lineno, error.offset, f"does not parse: {message}")
     except (ValueError, RecursionError, MemoryError) as error:
         return ParseProblem(source.shown, None, None, f"does not parse: {type(error).__name__}: {error}")
+    if not may_use_redis(text):
+        return FileFacts(Facts(), read_directives(text, source.shown))
     lines = text.splitlines()
     try:
         facts = ModuleExtractor(tree, source.shown, lines).run()

@@ -1,0 +1,107 @@
+"""Where a finding is, as the file-oriented renderers (text sites, SARIF, GitHub annotations) need it.
+
+A finding from source code or a config file sits at a line of a file: editors, code scanning and CI
+annotations can point at it. Findings from a server, a dump or a key list are about key patterns: their
+`location.path` is a URL, a dump, a key file or `-`, and their line (if any) is only where an example key
+happened to be read, so these renderers never treat it as a place in source.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import posixpath
+import unicodedata
+from pathlib import PurePath, PurePosixPath, PureWindowsPath
+
+from rediscipline.model.display import display_bytes, is_utf8
+from rediscipline.model.finding import Finding
+from rediscipline.model.location import SOURCE_CODE, SOURCE_CONFIG, Location
+
+SITE_SOURCES = frozenset({SOURCE_CODE, SOURCE_CONFIG})
+_SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def is_file_path(path: str | None) -> bool:
+    """True for a path on disk: not empty, not standard input (`-`), not `<memory>`, not a server URL."""
+    if not path or path == "-" or "://" in path:
+        return False
+    return not (path.startswith("<") and path.endswith(">"))
+
+
+def is_site(finding: Finding) -> bool:
+    """A finding at a place in a source-code or config file (it may lack a line: a setting not written)."""
+    location = finding.location
+    return location.source in SITE_SOURCES and is_file_path(location.path)
+
+
+def path_bytes(path: str) -> bytes:
+    """The bytes of a path as the OS gave them (non-UTF-8 names arrive as surrogate escapes)."""
+    return path.encode("utf-8", "surrogateescape")
+
+
+def shown_path(path: str) -> str:
+    """A path safe to print: control characters and undecodable bytes escaped like key names."""
+    return display_bytes(path_bytes(path))
+
+
+def relative_path(path: str, cwd: str) -> tuple[str, bool]:
+    """(posix path, is_relative): relative paths stay relative, absolute ones under `cwd` become relative.
+
+    An absolute path outside `cwd` is returned in posix form with `is_relative` False, so SARIF can write it
+    as a `file://` URI instead of pretending it lives in the repository.
+    """
+    flavour: type[PurePath] = PureWindowsPath if os.sep == "\\" else PurePosixPath
+    pure = flavour(path)
+    if pure.is_absolute():
+        base = flavour(cwd)
+        normal = flavour(os.path.normpath(path))
+        try:
+            pure = normal.relative_to(base)
+        except ValueError:
+            return normal.as_posix(), False
+    text = posixpath.normpath(pure.as_posix())
+    return text, True
+
+
+def inert(text: str) -> str:
+    """Message text with control and invisible formatting characters escaped, everything else as is.
+
+    Rules already escape the key names they quote; this only guards the terminal and CI logs against a
+    stray escape sequence or bidi override (unlike `display_bytes`, it leaves backslashes alone, so an
+    already escaped `\\x1b` is not escaped twice).
+    """
+    if text.isprintable():
+        return text
+    out: list[str] = []
+    for ch in text:
+        if ch.isprintable():
+            out.append(ch)
+            continue
+        code = ord(ch)
+        if ch in _SHORT_ESCAPES:
+            out.append(_SHORT_ESCAPES[ch])
+        elif code < 0x100 and unicodedata.category(ch) == "Cc":
+            out.append(f"\\x{code:02x}")
+        elif unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"):
+            out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
+        else:  # other separators (no-break spaces, ideographic space): visible enough as they are
+            out.append(ch)
+    return "".join(out)
+
+
+def name_fields(prefix: str, data: bytes) -> dict[str, str]:
+    """A key or pattern as the JSON report writes it: exact text, or display text plus `*_b64` bytes."""
+    if is_utf8(data):
+        return {prefix: data.decode("utf-8")}
+    return {prefix: display_bytes(data), f"{prefix}_b64": base64.b64encode(data).decode("ascii")}
+
+
+def where(location: Location) -> str:
+    """`path:line:col` (as much as is known) for a site finding."""
+    text = shown_path(location.path or "")
+    if location.line is not None:
+        text += f":{location.line}"
+        if location.column is not None:
+            text += f":{location.column}"
+    return text

@@ -1,0 +1,98 @@
+"""The text layout of findings at places in files (source code, redis.conf): one line each, by file.
+
+`src/app.py:12:5: CMD001 [error] message` is what compilers and linters print, so editors and terminals
+turn it into a link and people scan it by file. Findings are grouped by file (files in path order, lines
+in order within a file) and followed by the rules they broke, with their titles, since a line only names
+the rule's id. Paths and messages go through the same escaping as key names: nothing in a file name or a
+quoted template can reach the terminal as a control sequence.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.text import Text as RichText
+
+from rediscipline.model.display import display_bytes
+from rediscipline.model.finding import Finding
+from rediscipline.model.report import Report
+from rediscipline.model.severity import Severity
+from rediscipline.model.text import Text
+from rediscipline.render.labels import SEVERITY
+from rediscipline.render.sites import inert, shown_path
+
+STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.NOTE: "cyan"}
+NAME_LIMIT = 100
+LABELS = {
+    "no-findings": Text(
+        "No findings: every call and setting follows the enabled rules.",
+        "未发现问题：所有调用和配置均符合已启用的规则。",
+    ),
+    "key": Text("key {name}", "Key {name}"),
+    "rules": Text("Rules broken", "违反的规则"),
+    "finding-count": Text("{n} findings", "{n} 个问题"),
+}
+
+
+def _order(finding: Finding) -> tuple[str, int, int, str, str]:
+    location = finding.location
+    return (location.path or "", location.line or 0, location.column or 0, finding.rule_id, finding.code)
+
+
+def _line(finding: Finding, lang: str) -> RichText:
+    location = finding.location
+    line = RichText()
+    line.append(shown_path(location.path or ""), style="bold")
+    if location.line is not None:
+        line.append(f":{location.line}", style="dim")
+        if location.column is not None:
+            line.append(f":{location.column}", style="dim")
+    line.append(": ", style="dim")
+    line.append(finding.rule_id, style=STYLE[finding.severity])
+    line.append(f" [{SEVERITY[finding.severity].in_(lang)}]", style=STYLE[finding.severity])
+    line.append(" " + inert(finding.message.in_(lang)))
+    if finding.pattern is not None:
+        name = display_bytes(finding.pattern, NAME_LIMIT)
+        line.append("  (" + LABELS["key"].in_(lang).format(name=name) + ")", style="dim")
+    return line
+
+
+def site_count(count: int, lang: str) -> str:
+    """`5 findings`: the summary's count when findings are places, not `rule × pattern` groups."""
+    return LABELS["finding-count"].in_(lang).format(n=f"{count:,}")
+
+
+def site_lines(report: Report, findings: Sequence[Finding], console: Console, lang: str) -> None:
+    """Print `findings` (all at places in files) grouped by file, then the rules they broke."""
+    if not report.findings:
+        console.print(RichText(LABELS["no-findings"].in_(lang), style="green"))
+        console.print()
+        return
+    previous: str | None = None
+    for finding in sorted(findings, key=_order):
+        path = finding.location.path or ""
+        if previous is not None and path != previous:
+            console.print()
+        previous = path
+        console.print(_line(finding, lang), soft_wrap=True)  # one line: the terminal wraps, links stay whole
+    if previous is not None:
+        console.print()
+    counts = Counter(f.rule_id for f in findings)
+    if not counts:
+        return
+    console.print(RichText(LABELS["rules"].in_(lang), style="bold"))
+    worst: dict[str, Severity] = {}
+    for finding in findings:
+        worst[finding.rule_id] = max(finding.severity, worst.get(finding.rule_id, Severity.NOTE))
+    for rule_id in sorted(counts, key=lambda r: (-worst[r], r)):
+        meta = report.rules.get(rule_id)
+        line = RichText("  ")
+        line.append(rule_id, style=STYLE[worst[rule_id]])
+        if meta is not None:
+            line.append(f" {meta.slug}", style="bold")
+            line.append(f"  {meta.title.in_(lang)}")
+        line.append(f"  ×{counts[rule_id]:,}", style="magenta")
+        console.print(line)
+    console.print()

@@ -1,0 +1,15 @@
+"""PUB: pub/sub and queues, one module each."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rediscipline.rules.base import Rule
+from rediscipline.rules.pubsub.blocking_timeout import BlockingTimeout
+from rediscipline.rules.pubsub.subscription_count import SubscriptionCount
+
+#: Every PUB rule, in rule-id order.
+ALL: tuple[type[Rule[Any]], ...] = (
+    BlockingTimeout,  # PUB001
+    SubscriptionCount,  # PUB002
+)

@@ -22,7 +22,8 @@ from rediscipline.rules import default_registry
 from rediscipline.rules.registry import Registry
 from rediscipline.settings.layering import Settings
 from rediscipline.sources.code.files import PYTHON_SUFFIXES, FileSelection, SourceFile, find_files
-from rediscipline.sources.code.source import ParseProblem, read_python
+from rediscipline.sources.code.project import ProjectExports
+from rediscipline.sources.code.source import ParsedFile, ParseProblem, parse_python
 from rediscipline.sources.config import config_kind, read_config_file
 from rediscipline.sources.errors import SourceError
 from rediscipline.suppress.apply import suppress
@@ -66,19 +67,27 @@ def check_code(
     code_rules = replace(settings, rules=tuple(r for r in settings.rules if SOURCE_CODE in r.rule.meta.where))
     engine = new_engine(code_rules)
     problems: list[ParseProblem] = []
-    directives: dict[str, FileDirectives] = {}
-    for source in python:
-        read = read_python(source)
+    parsed: list[ParsedFile] = []
+    project = ProjectExports()
+    for source in python:  # first pass: parse, and learn which modules export clients
+        read = parse_python(source)
         if isinstance(read, ParseProblem):
             problems.append(read)
             continue
-        directives[source.shown] = read.directives
-        facts = read.facts
-        for key in facts.keys:
+        read.exports(project)
+        parsed.append(read)
+    directives: dict[str, FileDirectives] = {}
+    for file in parsed:  # second pass: the facts, with imported clients resolved
+        facts = file.facts(project)
+        if isinstance(facts, ParseProblem):
+            problems.append(facts)
+            continue
+        directives[file.source.shown] = facts.directives
+        for key in facts.facts.keys:
             engine.feed(key)
-        for command in facts.commands:
+        for command in facts.facts.commands:
             engine.feed_command(command)
-        for call in facts.calls:
+        for call in facts.facts.calls:
             engine.feed_call(call)
     result = engine.finish(SOURCE_CODE)
     findings = list(result.findings)

@@ -45,6 +45,9 @@ EXPIRE_COMMANDS = frozenset({"expire", "pexpire", "expireat", "pexpireat"})
 SUBSCRIBE_METHODS = {"subscribe": "subscribe", "psubscribe": "psubscribe", "ssubscribe": "ssubscribe"}
 #: Expressions that build plain data: a name bound to one is never a client.
 _DATA = (ast.Constant, ast.Dict, ast.List, ast.Set, ast.Tuple, ast.JoinedStr, ast.ListComp, ast.DictComp, ast.SetComp)
+_CONTAINER_CALLS = frozenset(
+    {"dict", "list", "set", "tuple", "frozenset", "defaultdict", "OrderedDict", "Counter", "deque", "loads", "load"}
+)
 _UNBOUND = object()  # a local name whose value is unknown (a loop variable, a parameter): shadows globals
 
 
@@ -138,11 +141,11 @@ class _Scope:
 class ModuleExtractor:
     """Extract the facts of one parsed module (see the module docstring)."""
 
-    def __init__(self, tree: ast.Module, path: str, lines: list[str]) -> None:
+    def __init__(self, tree: ast.Module, path: str, lines: list[str], module: ModuleInfo | None = None) -> None:
         self.tree = tree
         self.path = path
         self.lines = lines
-        self.module = read_module(tree)
+        self.module = module if module is not None else read_module(tree)
         self.facts = Facts()
         self._loops: list[tuple[int, int | None]] = []
         self._pending: list[_Pending] = []
@@ -220,8 +223,6 @@ class ModuleExtractor:
             if kind == "pipeline":
                 handle = Handle(KIND_PIPELINE, Pipeline(True, node.lineno, ()))
             scope.bind(argument.arg, None, handle)
-            if handle is None and looks_like_redis(argument.arg):
-                scope.handles[argument.arg] = GUESSED_CLIENT
         for extra in (arguments.vararg, arguments.kwarg):
             if extra is not None:
                 scope.bind(extra.arg, None, None)
@@ -305,14 +306,7 @@ class ModuleExtractor:
         if isinstance(expr, ast.Await):
             return self._kind(expr.value)
         if isinstance(expr, ast.Name):
-            found = self._scope.handle(expr.id)
-            if found is None and expr.id in self.module.imported and expr.id not in self.module.aliases:
-                return OTHER if self._scope.lookup(expr.id) is None else None  # `os.unlink`, `shutil.copy`
-            if found is None and expr.id in self.module.redis_receivers:
-                bound = self._scope.lookup(expr.id)
-                if not isinstance(bound, _DATA):  # used with Redis-only methods, not bound to plain data
-                    return GUESSED_CLIENT
-            return found
+            return self._name_kind(expr.id)
         if isinstance(expr, ast.Attribute):
             owner, class_info = expr.value, self._scope.class_info
             if isinstance(owner, ast.Name) and owner.id in ("self", "cls") and class_info is not None:
@@ -333,6 +327,24 @@ class ModuleExtractor:
                 found = self._kind(value)
                 if found is not None and found.kind == KIND_CLIENT:
                     return found
+        return None
+
+    def _name_kind(self, name: str) -> Handle | None:
+        """A name: bound to a client here, else a guess from what the module does with it and its name.
+
+        A name imported from another package (`os`, `shutil`) is not a client unless its name or its use
+        with Redis-only methods says so; a name bound to plain data (`{}`, `dict()`) never is.
+        """
+        found = self._scope.handle(name)
+        if found is not None:
+            return found
+        bound = self._scope.lookup(name)
+        if bound is not None and _plain_data(bound):
+            return None
+        if looks_like_redis(name) or name in self.module.redis_receivers:
+            return GUESSED_CLIENT
+        if name in self.module.imported and name not in self.module.aliases and bound is None:
+            return OTHER  # `os.unlink`, `shutil.copy`
         return None
 
     def _call_kind(self, call: ast.Call) -> Handle | None:
@@ -566,6 +578,17 @@ class ModuleExtractor:
                     )
             self.facts.calls.append(call)
         self._pending = []
+
+
+def _plain_data(expr: ast.expr) -> bool:
+    """A literal or a call that builds a container (`{}`, `dict()`, `defaultdict(list)`, `json.loads(...)`)."""
+    if isinstance(expr, _DATA):
+        return True
+    if isinstance(expr, ast.Call):
+        func = expr.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        return name in _CONTAINER_CALLS
+    return False
 
 
 def _template(parts: list[Part]) -> KeyTemplate:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from rediscipline.sources.code.commands import COMMANDS
 from rediscipline.sources.code.receivers import (
@@ -102,7 +103,16 @@ class ModuleInfo:
         return False
 
 
-def read_module(tree: ast.Module) -> ModuleInfo:
+class Imports(Protocol):
+    """Clients and factories other modules of the project export (see `project.ProjectExports`)."""
+
+    def resolve(self, importer: str, module: str | None, level: int) -> str | None: ...
+
+    def exported(self, module: str, name: str) -> str | None: ...
+
+
+def read_module(tree: ast.Module, name: str = "", imports: Imports | None = None) -> ModuleInfo:
+    """The first pass over a module (see the module docstring); `imports` resolves `from x import client`."""
     info = ModuleInfo()
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
@@ -122,6 +132,13 @@ def read_module(tree: ast.Module) -> ModuleInfo:
                 info.aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
         elif isinstance(node, ast.ImportFrom):
             info.imported.update(alias.asname or alias.name for alias in node.names)
+            source = imports.resolve(name, node.module, node.level) if imports is not None else None
+            for alias in node.names:
+                kind = imports.exported(source, alias.name) if imports is not None and source is not None else None
+                if kind == "client":
+                    info.client_globals.add(alias.asname or alias.name)
+                elif kind == "factory":
+                    info.client_functions.add(alias.asname or alias.name)
     for statement in tree.body:
         _read_top_level(info, statement)
     functions = [s for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]

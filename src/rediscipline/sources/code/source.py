@@ -16,6 +16,8 @@ from rediscipline.model.code import FileDirectives
 from rediscipline.sources.code.directives import read_directives
 from rediscipline.sources.code.extract import Facts, ModuleExtractor
 from rediscipline.sources.code.files import SourceFile
+from rediscipline.sources.code.module import read_module
+from rediscipline.sources.code.project import ProjectExports, module_name
 from rediscipline.sources.code.receivers import may_use_redis
 
 
@@ -41,8 +43,52 @@ class FileFacts:
     directives: FileDirectives
 
 
-def read_python(source: SourceFile) -> FileFacts | ParseProblem:
-    """The facts and suppression comments of one Python file, or why there are none."""
+@dataclass(frozen=True, slots=True)
+class ParsedFile:
+    """A Python file read and parsed; `tree` is None when nothing in it can concern Redis (see
+    `receivers.may_use_redis`), so only its suppression comments are kept."""
+
+    source: SourceFile
+    directives: FileDirectives
+    tree: ast.Module | None
+    lines: list[str]  # only kept with a tree
+    module: str  # its dotted name in the project (`shop.extensions`)
+    #: without a tree: its top-level `from X import a, b` as (X, level, names), to notice imported clients
+    imports: tuple[tuple[str | None, int, tuple[str, ...]], ...] = ()
+
+    def exports(self, project: ProjectExports) -> None:
+        """Record the clients and factories this module offers to the others."""
+        if self.tree is not None:
+            project.record(self.module, read_module(self.tree))
+
+    def imports_client(self, project: ProjectExports) -> bool:
+        """Whether this module imports a client or a factory another module of the project exports."""
+        for module, level, names in self.imports:
+            source = project.resolve(self.module, module, level)
+            if source is not None and any(project.exported(source, name) for name in names):
+                return True
+        return False
+
+    def facts(self, project: ProjectExports | None = None) -> FileFacts | ParseProblem:
+        if self.tree is None and project is not None and self.imports_client(project):
+            again = parse_python(self.source, force=True)  # rare: read it again rather than keep every tree
+            return again.facts(project) if isinstance(again, ParsedFile) else again
+        if self.tree is None:
+            return FileFacts(Facts(), self.directives)
+        try:
+            info = read_module(self.tree, self.module, project)
+            facts = ModuleExtractor(self.tree, self.source.shown, self.lines, info).run()
+        except RecursionError:
+            return ParseProblem(self.source.shown, None, None, "nested too deeply to analyse")
+        return FileFacts(facts, self.directives)
+
+
+def parse_python(source: SourceFile, *, force: bool = False) -> ParsedFile | ParseProblem:
+    """Read, decode (PEP 263) and parse one Python file, or say why it cannot be.
+
+    The tree is kept only when the text may concern Redis (or `force`); otherwise only the directives and
+    the top-level imports, which the project pass needs.
+    """
     try:
         data = source.path.read_bytes()
     except OSError as error:
@@ -61,11 +107,18 @@ def read_python(source: SourceFile) -> FileFacts | ParseProblem:
         return ParseProblem(source.shown, error.lineno, error.offset, f"does not parse: {message}")
     except (ValueError, RecursionError, MemoryError) as error:
         return ParseProblem(source.shown, None, None, f"does not parse: {type(error).__name__}: {error}")
-    if not may_use_redis(text):
-        return FileFacts(Facts(), read_directives(text, source.shown))
-    lines = text.splitlines()
-    try:
-        facts = ModuleExtractor(tree, source.shown, lines).run()
-    except RecursionError:
-        return ParseProblem(source.shown, None, None, "nested too deeply to analyse")
-    return FileFacts(facts, read_directives(text, source.shown))
+    directives = read_directives(text, source.shown)
+    if not force and not may_use_redis(text):
+        imports = tuple(
+            (node.module, node.level, tuple(alias.name for alias in node.names))
+            for node in tree.body
+            if isinstance(node, ast.ImportFrom)
+        )
+        return ParsedFile(source, directives, None, [], module_name(source.shown), imports)
+    return ParsedFile(source, directives, tree, text.splitlines(), module_name(source.shown))
+
+
+def read_python(source: SourceFile) -> FileFacts | ParseProblem:
+    """The facts and suppression comments of one Python file read on its own, or why there are none."""
+    parsed = parse_python(source)
+    return parsed if isinstance(parsed, ParseProblem) else parsed.facts()

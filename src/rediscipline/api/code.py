@@ -62,6 +62,8 @@ def check_code(
     registry = registry or default_registry()
     settings = settings or settings_for(registry=registry)
     baseline = load_baseline(options.baseline) if options.baseline is not None and apply_baseline else None
+    if root is None and settings.root is not None:
+        root = Path(settings.root)  # paths relative to the project (the convention file's folder), as SARIF wants
     files = find_files(options.targets, options.selection, root)
     python, configs = _split(files)
     code_rules = replace(settings, rules=tuple(r for r in settings.rules if SOURCE_CODE in r.rule.meta.where))

@@ -53,7 +53,7 @@ def _summary(report: Report, console: Console, lang: str, sites: bool = False) -
     console.print(head)
     if stats.server is not None:
         console.print(server_line(stats.server, lang))
-    if not sites or stats.keys:
+    if not sites or (stats.keys and report.run.command != "check"):  # code has templates, not keys
         keys = label("scanned", lang, keys=f"{stats.keys:,}", patterns=f"{stats.patterns:,}")
         console.print(RichText(f"{keys} ({stats.elapsed_seconds:.2f} s)", style="dim"))
     score = score_line(report, lang)

@@ -18,7 +18,7 @@ FLUSH_COMMANDS = ("flushall", "flushdb")
 
 @dataclass(frozen=True)
 class FlushCommandOptions(RuleOptions):
-    allow_async: bool = option(False, "Accept FLUSHALL/FLUSHDB with the ASYNC option.")
+    allow_async: bool = option(True, "Accept FLUSHALL/FLUSHDB with the ASYNC option.")
 
 
 @rule(
@@ -53,8 +53,9 @@ class FlushCommand(CommandRule[FlushCommandOptions]):
     Where a whole database must really go (002): `FLUSHALL ASYNC`.
 
     ## Options
-    - `allow-async`: accept FLUSHALL/FLUSHDB with the ASYNC option (default false, as 001 bans both
-      commands outright; the geektime preset allows it, as 002 recommends ASYNC).
+    - `allow-async`: accept FLUSHALL/FLUSHDB with the ASYNC option (default true, as 002 recommends ASYNC
+      where a database must really be emptied; the strict preset sets it to false, as 001 bans both
+      commands outright).
 
     ## Source
     - 001 §命令使用 — 1. 禁止使用的命令: flushall and flushdb are banned.

@@ -247,3 +247,22 @@ def test_locations_count_characters_and_carry_a_line_free_context() -> None:
     # columns count characters from 1; the end is exclusive, as in SARIF
     assert (location.line, location.column, location.end_line, location.end_column) == (5, 14, 5, 25)
     assert location.context == 'f\nx = "é"; r.keys("*")'
+
+
+def test_databases_chosen_by_pools_urls_and_positional_arguments() -> None:
+    facts = extract(
+        """
+        import redis
+        pool = redis.ConnectionPool(host="h", db=4)
+        other = redis.BlockingConnectionPool.from_url("redis://h:6379/5")
+        a = redis.Redis(connection_pool=pool)
+        b = redis.StrictRedis("h", 6379, 3)
+        c = redis.from_url("redis://h:6379/0?socket_timeout=1")
+        """
+    )
+    assert [(c.origin.line, c.name, c.args) for c in facts.commands] == [
+        (3, "select", (b"4",)),
+        (4, "select", (b"5",)),
+        (6, "select", (b"3",)),
+        (7, "select", (b"0",)),
+    ]

@@ -39,6 +39,8 @@ from rediscipline.sources.code.receivers import (
 )
 from rediscipline.sources.code.values import Bindings, int_of, is_constant_ttl, literal_of, size_of, template_parts
 
+#: Connection pools: their `db=` (or URL path) is the database of every client built on them.
+POOLS = frozenset({"ConnectionPool", "BlockingConnectionPool"})
 #: `Redis(host, port, db, ...)`: where the database sits among positional constructor arguments.
 POSITIONAL_DB = 2
 EXPIRE_COMMANDS = frozenset({"expire", "pexpire", "expireat", "pexpireat"})
@@ -376,6 +378,9 @@ class ModuleExtractor:
         if self.module.is_client_call(call, self._scope.class_info):
             self._client_made(call)
             return
+        if _makes_pool(self.module.qualified(func)):
+            self._client_made(call)  # `ConnectionPool(db=2)`: every client of the pool selects db 2
+            return
         if not isinstance(func, ast.Attribute):
             return
         method = func.attr
@@ -436,6 +441,7 @@ class ModuleExtractor:
         named_class = isinstance(call.func, (ast.Name, ast.Attribute)) and not (
             isinstance(call.func, ast.Attribute) and call.func.attr in ("from_url", "from_pool")
         )
+        named_class = named_class and not _makes_pool(self.module.qualified(call.func))
         if db is None and named_class and len(call.args) >= POSITIONAL_DB + 1:
             db = call.args[POSITIONAL_DB]  # Redis(host, port, db)
         number = int_of(db, self._scope) if db is not None else None
@@ -578,6 +584,13 @@ class ModuleExtractor:
                     )
             self.facts.calls.append(call)
         self._pending = []
+
+
+def _makes_pool(qualified: str | None) -> bool:
+    """`redis.ConnectionPool(...)`, `redis.BlockingConnectionPool.from_url(...)`."""
+    if qualified is None:
+        return False
+    return qualified.removesuffix(".from_url").rsplit(".", 1)[-1] in POOLS
 
 
 def _plain_data(expr: ast.expr) -> bool:

@@ -24,14 +24,11 @@ from rediscipline.settings.layering import Settings
 from rediscipline.sources.code.files import PYTHON_SUFFIXES, FileSelection, SourceFile, find_files
 from rediscipline.sources.code.project import ProjectExports
 from rediscipline.sources.code.source import ParsedFile, ParseProblem, parse_python
-from rediscipline.sources.config import config_kind, read_config_file
+from rediscipline.sources.config import HEAD_BYTES, config_kind, read_config_file
 from rediscipline.sources.errors import SourceError
 from rediscipline.suppress.apply import suppress
 from rediscipline.suppress.baseline import Baseline, load_baseline
 from rediscipline.suppress.unused import unused_findings
-
-#: How many leading bytes decide whether a file named on the command line is a config file.
-SNIFF_BYTES = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,29 +65,7 @@ def check_code(
     python, configs = _split(files)
     code_rules = replace(settings, rules=tuple(r for r in settings.rules if SOURCE_CODE in r.rule.meta.where))
     engine = new_engine(code_rules)
-    problems: list[ParseProblem] = []
-    parsed: list[ParsedFile] = []
-    project = ProjectExports()
-    for source in python:  # first pass: parse, and learn which modules export clients
-        read = parse_python(source)
-        if isinstance(read, ParseProblem):
-            problems.append(read)
-            continue
-        read.exports(project)
-        parsed.append(read)
-    directives: dict[str, FileDirectives] = {}
-    for file in parsed:  # second pass: the facts, with imported clients resolved
-        facts = file.facts(project)
-        if isinstance(facts, ParseProblem):
-            problems.append(facts)
-            continue
-        directives[file.source.shown] = facts.directives
-        for key in facts.facts.keys:
-            engine.feed(key)
-        for command in facts.facts.commands:
-            engine.feed_command(command)
-        for call in facts.facts.calls:
-            engine.feed_call(call)
+    problems, directives = _feed_python(python, engine)
     result = engine.finish(SOURCE_CODE)
     findings = list(result.findings)
     findings += _config_findings(configs, settings)
@@ -104,6 +79,39 @@ def check_code(
     result.findings = sorted(kept, key=_file_order)
     report = build_report(result, settings, registry, "check", options.targets, notes=tuple(notes), count_keys=False)
     return CodeCheckResult(report, tuple(problems), len(python) + len(configs))
+
+
+def _feed_python(python: Sequence[SourceFile], engine: Engine) -> tuple[list[ParseProblem], dict[str, FileDirectives]]:
+    """Feed every Python file's facts to the engine; return the files that did not parse and the
+    suppression comments by path.
+
+    Two passes: the first parses every file and learns which modules export clients, so that the second
+    resolves `from shop.extensions import cache` in the modules that import them.
+    """
+    problems: list[ParseProblem] = []
+    parsed: list[ParsedFile] = []
+    project = ProjectExports()
+    for source in python:
+        read = parse_python(source)
+        if isinstance(read, ParseProblem):
+            problems.append(read)
+            continue
+        read.exports(project)
+        parsed.append(read)
+    directives: dict[str, FileDirectives] = {}
+    for file in parsed:
+        facts = file.facts(project)
+        if isinstance(facts, ParseProblem):
+            problems.append(facts)
+            continue
+        directives[file.source.shown] = facts.directives
+        for key in facts.facts.keys:
+            engine.feed(key)
+        for command in facts.facts.commands:
+            engine.feed_command(command)
+        for call in facts.facts.calls:
+            engine.feed_call(call)
+    return problems, directives
 
 
 def _split(files: Sequence[SourceFile]) -> tuple[list[SourceFile], list[tuple[SourceFile, str]]]:
@@ -127,7 +135,7 @@ def _split(files: Sequence[SourceFile]) -> tuple[list[SourceFile], list[tuple[So
 def _head(path: Path) -> bytes:
     try:
         with path.open("rb") as stream:
-            return stream.read(SNIFF_BYTES)
+            return stream.read(HEAD_BYTES)
     except OSError as error:
         raise SourceError(f"cannot read {path}: {error.strerror or error}") from None
 

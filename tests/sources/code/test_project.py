@@ -50,3 +50,37 @@ def test_module_names_and_relative_imports() -> None:
     assert exports.resolve("scripts.job", "shop.extensions", 0) == "app.shop.extensions"  # a shorter root
     assert exports.exported("app.shop.extensions", "cache") == "client"
     assert exports.exported("app.shop.extensions", "other") is None
+
+
+def test_definitions_inline_their_own_constants() -> None:
+    import ast
+
+    from rediscipline.sources.code.definitions import module_definitions
+
+    tree = ast.parse(
+        'APP = "shop"\nPREFIX = APP + ":cart"\nTTL = 3600\nclient = make()\n'
+        'def cart_key(uid):\n    """The cart hash."""\n    return f"{PREFIX}:{uid}"\n'
+        "def complex(x):\n    y = x\n    return y\n"
+    )
+    found = module_definitions(tree)
+    assert sorted(found.constants) == ["APP", "PREFIX", "TTL"]  # `client = make()` is an object, not a constant
+    assert ast.unparse(found.constants["PREFIX"]) == "'shop' + ':cart'"
+    assert list(found.builders) == ["cart_key"]
+    assert ast.unparse(found.builders["cart_key"].body[0]) == "return f\"{'shop' + ':cart'}:{uid}\""
+
+
+def test_imported_key_builders_and_ttl_constants(tmp_path: Path) -> None:
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "__init__.py").write_text("")
+    (tmp_path / "app" / "keys.py").write_text(
+        'PREFIX = "User"\nCART_TTL = 3600\ndef profile_key(uid):\n    return f"{PREFIX}:{uid}:profile"\n'
+    )
+    (tmp_path / "app" / "views.py").write_text(
+        "import redis\nfrom app import keys\nfrom app.keys import CART_TTL, profile_key\nr = redis.Redis()\n"
+        "def f(uid):\n    r.set(profile_key(uid), 1, ex=CART_TTL)\n"
+        "    for i in range(500):\n        r.expire(keys.profile_key(i), keys.CART_TTL)\n"
+    )
+    settings = settings_for(Overrides(isolated=True, select=("KEY006", "TTL007")))
+    result = check_code(CodeCheckOptions((str(tmp_path),)), settings, root=tmp_path)
+    found = [(f.location.line, f.rule_id, f.pattern) for f in result.report.findings]
+    assert found == [(6, "KEY006", b"User:*:profile"), (8, "KEY006", b"User:*:profile"), (8, "TTL007", b"User:*:profile")]

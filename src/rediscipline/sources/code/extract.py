@@ -19,7 +19,7 @@ from rediscipline.model.keyname import KeyTemplate, Part
 from rediscipline.model.keypattern import infer_parts
 from rediscipline.model.location import SOURCE_CODE, Location
 from rediscipline.sources.code import calls as binding
-from rediscipline.sources.code.commands import COMMANDS
+from rediscipline.sources.code.definitions import single_return
 from rediscipline.sources.code.keytypes import key_type_of
 from rediscipline.sources.code.module import ClassInfo, ModuleInfo, read_module, receiver_key
 from rediscipline.sources.code.receivers import (
@@ -37,6 +37,7 @@ from rediscipline.sources.code.receivers import (
     looks_like_redis,
     transaction_flag,
 )
+from rediscipline.sources.code.table import METHOD_COMMANDS
 from rediscipline.sources.code.values import Bindings, int_of, is_constant_ttl, literal_of, size_of, template_parts
 
 #: Connection pools: their `db=` (or URL path) is the database of every client built on them.
@@ -93,6 +94,9 @@ class _Scope:
     def attribute(self, node: ast.Attribute) -> ast.expr | None:
         """A class constant read as `self.PREFIX`, `cls.PREFIX` or `CartService.PREFIX`."""
         owner = node.value
+        module = self.module.imported_modules.get(receiver_key(owner) or "")
+        if module is not None:
+            return module.constants.get(node.attr)  # `keys.CART_TTL`
         if not isinstance(owner, ast.Name):
             return None
         info = self.class_info if owner.id in ("self", "cls") else self.module.classes.get(owner.id)
@@ -106,19 +110,22 @@ class _Scope:
         class_info = None
         if isinstance(func, ast.Name):
             function = self.module.functions.get(func.id)
-        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-            class_info = self.class_info if func.value.id in ("self", "cls") else self.module.classes.get(func.value.id)
-            function = class_info.methods.get(func.attr) if class_info is not None else None
-        if function is None:
-            return None
-        body = [s for s in function.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
-        if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
+        elif isinstance(func, ast.Attribute):
+            module = self.module.imported_modules.get(receiver_key(func.value) or "")
+            if module is not None:
+                function = module.builders.get(func.attr)  # `keys.cart_key(uid)`
+            elif isinstance(func.value, ast.Name):
+                owner = func.value.id
+                class_info = self.class_info if owner in ("self", "cls") else self.module.classes.get(owner)
+                function = class_info.methods.get(func.attr) if class_info is not None else None
+        returned = single_return(function) if function is not None else None
+        if function is None or returned is None:
             return None
         inner = _Scope(self.module, None, class_info)
         arguments = function.args
         for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs):
             inner.bind(argument.arg, None, None)
-        return body[0].value, inner
+        return returned, inner
 
     def handle(self, name: str) -> Handle | None:
         scope: _Scope | None = self
@@ -367,7 +374,7 @@ class ModuleExtractor:
             return Handle(KIND_PIPELINE, Pipeline(transaction_flag(value, known), call.lineno, loops))
         if func.attr == "pubsub" and receiver.kind == KIND_CLIENT:
             return PUBSUB
-        if receiver.kind == KIND_PIPELINE and func.attr in COMMANDS:
+        if receiver.kind == KIND_PIPELINE and func.attr in METHOD_COMMANDS:
             return receiver  # pipeline methods return the pipeline: pipe.set(...).expire(...)
         return None
 
@@ -386,7 +393,7 @@ class ModuleExtractor:
         method = func.attr
         receiver = self._kind(func.value)
         if receiver is None:
-            if method in COMMANDS and method not in GENERIC_METHODS:
+            if method in METHOD_COMMANDS and method not in GENERIC_METHODS:
                 receiver = GUESSED_CLIENT  # a method only Redis clients have
             else:
                 return
@@ -409,7 +416,7 @@ class ModuleExtractor:
             self._command("monitor", (), call)
         elif method == "execute_command":
             self._raw_command(call)
-        elif method in COMMANDS:
+        elif method in METHOD_COMMANDS:
             self._redis_call(call, method, pipeline)
 
     def _location(self, node: ast.expr) -> Location:
@@ -519,7 +526,7 @@ class ModuleExtractor:
         self._emit(fact, ())
 
     def _redis_call(self, call: ast.Call, method: str, pipeline: Pipeline | None) -> None:
-        spec = COMMANDS[method]
+        spec = METHOD_COMMANDS[method]
         bound = binding.bind(call, method, spec)
         scope = self._scope
         command = binding.command_name(spec)

@@ -13,7 +13,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from rediscipline.sources.code.commands import COMMANDS
+from rediscipline.sources.code.definitions import Definitions
 from rediscipline.sources.code.receivers import (
     CLIENT_FACTORIES,
     CLIENT_METHODS,
@@ -21,6 +21,7 @@ from rediscipline.sources.code.receivers import (
     is_client_type,
     is_pipeline_type,
 )
+from rediscipline.sources.code.table import METHOD_COMMANDS
 
 #: Top-level packages whose imports matter to resolution.
 REDIS_PACKAGES = ("redis", "aioredis", "django_redis", "fakeredis")
@@ -48,6 +49,8 @@ class ModuleInfo:
     client_functions: set[str] = field(default_factory=set)
     functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)
     classes: dict[str, ClassInfo] = field(default_factory=dict)
+    #: project modules imported as a whole (`import shop.keys as keys`, `from shop import keys`) → what they define
+    imported_modules: dict[str, Definitions] = field(default_factory=dict)
     #: names bound by imports of other packages (`os`, `shutil`): modules and classes, never a client
     imported: set[str] = field(default_factory=set)
     #: receivers the module calls a Redis-only method on (`self.cache`, `conn`), keyed by their code
@@ -110,6 +113,8 @@ class Imports(Protocol):
 
     def exported(self, module: str, name: str) -> str | None: ...
 
+    def defined(self, module: str) -> Definitions | None: ...
+
 
 def read_module(tree: ast.Module, name: str = "", imports: Imports | None = None) -> ModuleInfo:
     """The first pass over a module (see the module docstring); `imports` resolves `from x import client`."""
@@ -117,13 +122,14 @@ def read_module(tree: ast.Module, name: str = "", imports: Imports | None = None
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             method = node.func.attr
-            if method in COMMANDS and method not in GENERIC_METHODS:
+            if method in METHOD_COMMANDS and method not in GENERIC_METHODS:
                 key = receiver_key(node.func.value)
                 if key is not None and key not in ("self", "cls"):
                     info.redis_receivers.add(key)  # `self.hgetall()` is a wrapper's own method, not a client's
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 info.imported.add((alias.asname or alias.name).split(".")[0])
+                _import_module(info, imports, name, alias.name, alias.asname or alias.name)
                 if alias.name.split(".")[0] in REDIS_PACKAGES:
                     local = alias.asname or alias.name.split(".")[0]
                     info.aliases[local] = alias.name if alias.asname else alias.name.split(".")[0]
@@ -133,16 +139,24 @@ def read_module(tree: ast.Module, name: str = "", imports: Imports | None = None
         elif isinstance(node, ast.ImportFrom):
             info.imported.update(alias.asname or alias.name for alias in node.names)
             source = imports.resolve(name, node.module, node.level) if imports is not None else None
+            defined = imports.defined(source) if imports is not None and source is not None else None
             for alias in node.names:
+                local = alias.asname or alias.name
                 kind = imports.exported(source, alias.name) if imports is not None and source is not None else None
                 if kind == "client":
-                    info.client_globals.add(alias.asname or alias.name)
+                    info.client_globals.add(local)
                 elif kind == "factory":
-                    info.client_functions.add(alias.asname or alias.name)
+                    info.client_functions.add(local)
+                if defined is not None and alias.name in defined.constants:
+                    info.constants[local] = defined.constants[alias.name]
+                elif defined is not None and alias.name in defined.builders:
+                    info.functions[local] = defined.builders[alias.name]
+                elif source is not None:  # `from shop import keys`: a module
+                    _import_module(info, imports, name, f"{source}.{alias.name}", local)
     for statement in tree.body:
         _read_top_level(info, statement)
     functions = [s for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    info.functions = {f.name: f for f in functions}
+    info.functions.update({f.name: f for f in functions})
     classes = [s for s in tree.body if isinstance(s, ast.ClassDef)]
     for _ in range(FACTORY_PASSES):
         for function in functions:
@@ -151,6 +165,16 @@ def read_module(tree: ast.Module, name: str = "", imports: Imports | None = None
         for cls in classes:
             _read_class(info, cls)
     return info
+
+
+def _import_module(info: ModuleInfo, imports: Imports | None, importer: str, module: str, local: str) -> None:
+    """Remember a project module imported whole, so `keys.cart_key(uid)` and `keys.CART_TTL` can be read."""
+    if imports is None:
+        return
+    source = imports.resolve(importer, module, 0)
+    defined = imports.defined(source) if source is not None else None
+    if defined is not None:
+        info.imported_modules[local] = defined
 
 
 def receiver_key(expr: ast.expr) -> str | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from rediscipline.sources.code.definitions import Definitions
 from rediscipline.sources.code.module import ModuleInfo
 
 
@@ -29,6 +30,15 @@ class ProjectExports:
 
     clients: dict[str, set[str]] = field(default_factory=dict)
     factories: dict[str, set[str]] = field(default_factory=dict)
+    definitions: dict[str, Definitions] = field(default_factory=dict)
+
+    def record_definitions(self, name: str, definitions: Definitions) -> None:
+        if definitions:
+            self.definitions[name] = definitions
+
+    def defined(self, module: str) -> Definitions | None:
+        """The constants and key builders a project module offers, if it offers any."""
+        return self.definitions.get(module)
 
     def record(self, name: str, info: ModuleInfo) -> None:
         if info.client_globals:
@@ -46,10 +56,11 @@ class ProjectExports:
             return ".".join([*base, module] if module else base)
         if module is None:
             return None
-        if module in self.clients or module in self.factories:
+        known = (*self.clients, *self.factories, *self.definitions)
+        if module in known:
             return module
         suffix = "." + module
-        matches = {m for m in (*self.clients, *self.factories) if m.endswith(suffix)}
+        matches = {m for m in known if m.endswith(suffix)}
         return matches.pop() if len(matches) == 1 else module
 
     def exported(self, module: str, name: str) -> str | None:

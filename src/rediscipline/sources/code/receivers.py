@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from rediscipline.model.code import Literal
-from rediscipline.sources.code.commands import COMMANDS
+from rediscipline.sources.code.table import METHOD_COMMANDS
 
 KIND_CLIENT = "client"
 KIND_PIPELINE = "pipeline"
@@ -134,8 +134,8 @@ def may_use_redis(text: str) -> bool:
 
 
 def _trace_pattern() -> re.Pattern[str]:
-    distinctive = sorted(m for m in COMMANDS if m not in GENERIC_METHODS)
-    methods = "|".join(sorted(COMMANDS, key=len, reverse=True))
+    distinctive = sorted(m for m in METHOD_COMMANDS if m not in GENERIC_METHODS)
+    methods = "|".join(sorted(METHOD_COMMANDS, key=len, reverse=True))
     return re.compile(
         rf"\.\s*(?:{'|'.join(sorted(distinctive, key=len, reverse=True))})\s*\("
         rf"|\b_*(?:r|rds|rdb|rcli)\s*\.\s*(?:{methods})\s*\("

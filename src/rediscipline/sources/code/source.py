@@ -13,6 +13,7 @@ import warnings
 from dataclasses import dataclass
 
 from rediscipline.model.code import FileDirectives
+from rediscipline.sources.code.definitions import Definitions, module_definitions
 from rediscipline.sources.code.directives import read_directives
 from rediscipline.sources.code.extract import Facts, ModuleExtractor
 from rediscipline.sources.code.files import SourceFile
@@ -55,9 +56,12 @@ class ParsedFile:
     module: str  # its dotted name in the project (`shop.extensions`)
     #: without a tree: its top-level `from X import a, b` as (X, level, names), to notice imported clients
     imports: tuple[tuple[str | None, int, tuple[str, ...]], ...] = ()
+    definitions: Definitions | None = None  # constants and key builders it offers to other modules
 
     def exports(self, project: ProjectExports) -> None:
-        """Record the clients and factories this module offers to the others."""
+        """Record the clients, factories, constants and key builders this module offers to the others."""
+        if self.definitions is not None:
+            project.record_definitions(self.module, self.definitions)
         if self.tree is not None:
             project.record(self.module, read_module(self.tree))
 
@@ -108,14 +112,15 @@ def parse_python(source: SourceFile, *, force: bool = False) -> ParsedFile | Par
     except (ValueError, RecursionError, MemoryError) as error:
         return ParseProblem(source.shown, None, None, f"does not parse: {type(error).__name__}: {error}")
     directives = read_directives(text, source.shown)
+    definitions = module_definitions(tree)
     if not force and not may_use_redis(text):
         imports = tuple(
             (node.module, node.level, tuple(alias.name for alias in node.names))
             for node in tree.body
             if isinstance(node, ast.ImportFrom)
         )
-        return ParsedFile(source, directives, None, [], module_name(source.shown), imports)
-    return ParsedFile(source, directives, tree, text.splitlines(), module_name(source.shown))
+        return ParsedFile(source, directives, None, [], module_name(source.shown), imports, definitions or None)
+    return ParsedFile(source, directives, tree, text.splitlines(), module_name(source.shown), (), definitions or None)
 
 
 def read_python(source: SourceFile) -> FileFacts | ParseProblem:

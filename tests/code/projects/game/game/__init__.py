@@ -1,0 +1,1 @@
+"""Game backend services (leaderboards, players, matches) on a Redis Cluster."""

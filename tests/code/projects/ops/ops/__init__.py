@@ -1,0 +1,1 @@
+"""Maintenance scripts, run by hand with `python -m ops.<script>`."""

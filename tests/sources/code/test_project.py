@@ -83,4 +83,8 @@ def test_imported_key_builders_and_ttl_constants(tmp_path: Path) -> None:
     settings = settings_for(Overrides(isolated=True, select=("KEY006", "TTL007")))
     result = check_code(CodeCheckOptions((str(tmp_path),)), settings, root=tmp_path)
     found = [(f.location.line, f.rule_id, f.pattern) for f in result.report.findings]
-    assert found == [(6, "KEY006", b"User:*:profile"), (8, "KEY006", b"User:*:profile"), (8, "TTL007", b"User:*:profile")]
+    assert found == [
+        (6, "KEY006", b"User:*:profile"),
+        (8, "KEY006", b"User:*:profile"),
+        (8, "TTL007", b"User:*:profile"),
+    ]

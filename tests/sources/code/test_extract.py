@@ -266,3 +266,18 @@ def test_databases_chosen_by_pools_urls_and_positional_arguments() -> None:
         (6, "select", (b"3",)),
         (7, "select", (b"0",)),
     ]
+
+
+def test_annotations_through_aliases_and_strings() -> None:
+    assert calls(
+        """
+        from typing import Optional, Union
+        import redis
+        RedisClient = redis.Redis
+        def f(a: RedisClient, b: Union["Settings", "redis.Redis"], c: Optional["Pipeline"], d: "Settings"):
+            a.get("x:1")
+            b.get("x:2")
+            c.get("x:3")
+            d.get("x:4")
+        """
+    ) == [(6, "get"), (7, "get"), (8, "get")]

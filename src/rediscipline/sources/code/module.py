@@ -25,6 +25,8 @@ from rediscipline.sources.code.table import METHOD_COMMANDS
 
 #: Top-level packages whose imports matter to resolution.
 REDIS_PACKAGES = ("redis", "aioredis", "django_redis", "fakeredis")
+#: How many type aliases deep an annotation is followed (`Cache = RedisClient`, `RedisClient = redis.Redis`).
+ALIAS_DEPTH = 4
 #: Passes over the factories: a factory that returns another factory's client needs a second look.
 FACTORY_PASSES = 3
 
@@ -65,20 +67,27 @@ class ModuleInfo:
             return f"{base}.{expr.attr}" if base is not None else None
         return None
 
-    def annotation_kind(self, annotation: ast.expr | None) -> str | None:
+    def annotation_kind(self, annotation: ast.expr | None, depth: int = 0) -> str | None:
         """ "client" or "pipeline" for an annotation naming a redis-py type (`Redis`, `redis.Redis | None`,
-        `Optional["Redis"]`), else None."""
-        if annotation is None:
+        `Optional["Redis"]`, or a module-level alias such as `RedisClient = redis.Redis`), else None."""
+        if annotation is None or depth > ALIAS_DEPTH:
             return None
         for node in ast.walk(annotation):
             name = None
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 try:
-                    return self.annotation_kind(ast.parse(node.value.strip(), mode="eval").body)
+                    found = self.annotation_kind(ast.parse(node.value.strip(), mode="eval").body, depth + 1)
                 except SyntaxError:
-                    name = node.value.strip()
+                    continue
+                if found is not None:
+                    return found
             elif isinstance(node, (ast.Name, ast.Attribute)):
                 name = self.qualified(node) or (node.id if isinstance(node, ast.Name) else node.attr)
+                alias = self.constants.get(node.id) if isinstance(node, ast.Name) else None
+                if alias is not None and alias is not annotation:
+                    found = self.annotation_kind(alias, depth + 1)
+                    if found is not None:
+                        return found
             if name is None:
                 continue
             if is_pipeline_type(name):

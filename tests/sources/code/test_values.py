@@ -110,3 +110,11 @@ def test_constant_ttl(code: str, constant: bool) -> None:
 
 def test_int_of_follows_constants() -> None:
     assert int_of(ast.parse("BASE // 2", mode="eval").body, CONSTANTS) == 3600
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [("keys[i : i + 200]", 200), ("keys[i : TTL + i]", 3600), ("keys[i : j + 200]", None), ("keys[i:]", None)],
+)
+def test_slices_of_a_fixed_width(code: str, expected: int | None) -> None:
+    assert size_of(ast.parse(code, mode="eval").body, CONSTANTS) == expected

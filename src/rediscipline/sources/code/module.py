@@ -220,18 +220,20 @@ def _returns_client(info: ModuleInfo, function: ast.FunctionDef | ast.AsyncFunct
     if info.annotation_kind(function.returns) == "client":
         return True
     local_clients: set[str] = set()
-    for node in ast.walk(function):
+    returned: list[ast.expr] = []
+    for node in ast.walk(function):  # breadth first: a `return` can come before the nested assignment
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and info.is_client_call(node.value, cls):
             local_clients.update(t.id for t in node.targets if isinstance(t, ast.Name))
-        if isinstance(node, ast.Return) and node.value is not None:
-            value = node.value.value if isinstance(node.value, ast.Await) else node.value
-            if isinstance(value, ast.Call) and info.is_client_call(value, cls):
-                return True
-            if isinstance(value, ast.Name) and (value.id in local_clients or value.id in info.client_globals):
-                return True
-            held = isinstance(value, ast.Attribute) and _is_self_attribute(value)
-            if cls is not None and held and value.attr in cls.clients:  # type: ignore[attr-defined]
-                return True
+        elif isinstance(node, ast.Return) and node.value is not None:
+            returned.append(node.value.value if isinstance(node.value, ast.Await) else node.value)
+    for value in returned:
+        if isinstance(value, ast.Call) and info.is_client_call(value, cls):
+            return True
+        if isinstance(value, ast.Name) and (value.id in local_clients or value.id in info.client_globals):
+            return True
+        held = isinstance(value, ast.Attribute) and _is_self_attribute(value)
+        if cls is not None and held and value.attr in cls.clients:  # type: ignore[attr-defined]
+            return True
     return False
 
 

@@ -289,18 +289,34 @@ def _comprehension_size(generators: list[ast.comprehension], env: Bindings, dept
 
 
 def _slice_size(target: ast.Subscript, env: Bindings, depth: int) -> int | None:
-    """`items[:100]` holds at most 100; `items[a:b]` with literal bounds at most b - a."""
+    """`items[:100]` holds at most 100; `items[a:b]` with literal bounds at most b - a, and `items[i : i + 200]`
+    at most 200."""
     bounds = target.slice
     assert isinstance(bounds, ast.Slice)
-    if bounds.step is not None:
+    if bounds.step is not None or bounds.upper is None:
         return None
-    upper = int_of(bounds.upper, env, depth + 1) if bounds.upper is not None else None
-    lower = int_of(bounds.lower, env, depth + 1) if bounds.lower is not None else 0
-    if upper is None or lower is None or upper < 0 or lower < 0:
-        return None
+    width = _offset_width(bounds.lower, bounds.upper, env, depth)
+    if width is None:
+        upper = int_of(bounds.upper, env, depth + 1)
+        lower = int_of(bounds.lower, env, depth + 1) if bounds.lower is not None else 0
+        if upper is None or lower is None or upper < 0 or lower < 0:
+            return None
+        width = upper - lower
     whole = size_of(target.value, env, depth + 1)
-    limit = max(upper - lower, 0)
+    limit = max(width, 0)
     return min(limit, whole) if whole is not None else limit
+
+
+def _offset_width(lower: ast.expr | None, upper: ast.expr, env: Bindings, depth: int) -> int | None:
+    """The width of `[start : start + N]` (or `N + start`) with N fixed, whatever `start` is."""
+    if lower is None or not isinstance(upper, ast.BinOp) or not isinstance(upper.op, ast.Add):
+        return None
+    same = ast.dump(lower)
+    if ast.dump(upper.left) == same:
+        return int_of(upper.right, env, depth + 1)
+    if ast.dump(upper.right) == same:
+        return int_of(upper.left, env, depth + 1)
+    return None
 
 
 def _call_size(call: ast.Call, env: Bindings, depth: int) -> int | None:

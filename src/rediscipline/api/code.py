@@ -161,7 +161,9 @@ def _filter_baseline(baseline: Baseline, findings: list[Finding]) -> tuple[list[
 
 
 def _notes(python: int, configs: int, suppressed: int, problems: Sequence[ParseProblem]) -> list[Text]:
-    notes = [Text(f"{python} Python file(s) checked", f"检查了 {python} 个 Python 文件")]
+    notes = (
+        [Text(f"{python} Python file(s) checked", f"检查了 {python} 个 Python 文件")] if python or not configs else []
+    )
     if configs:
         notes.append(Text(f"{configs} config file(s) checked", f"检查了 {configs} 个配置文件"))
     if suppressed:

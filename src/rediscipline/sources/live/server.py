@@ -110,6 +110,8 @@ def read_server(wire: Wire, origin: Location, *, access: bool = True) -> ServerF
         callable_ = _dry_run(wire, user_name, unavailable)
     elif user_name is None:
         unavailable[CHECK_ACCESS] = "ACL WHOAMI refused: the scanning user is unknown"
+    if config is not None and config.get("enable-debug-command") == "no":
+        callable_["debug"] = False  # ACL DRYRUN answers OK for DEBUG, but the server refuses it to everyone
     return ServerFact(
         origin=origin,
         info=info,

@@ -167,13 +167,45 @@ def read_module(tree: ast.Module, name: str = "", imports: Imports | None = None
     functions = [s for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
     info.functions.update({f.name: f for f in functions})
     classes = [s for s in tree.body if isinstance(s, ast.ClassDef)]
-    for _ in range(FACTORY_PASSES):
+    summaries: dict[int, _Summary] = {}
+    for _ in range(FACTORY_PASSES):  # until a pass learns nothing new
+        before = _learned(info)
         for function in functions:
-            if function.name not in info.client_functions and _returns_client(info, function, None):
+            if function.name not in info.client_functions and _returns_client(info, function, None, summaries):
                 info.client_functions.add(function.name)
         for cls in classes:
-            _read_class(info, cls)
+            _read_class(info, cls, summaries)
+        if _learned(info) == before:
+            break
     return info
+
+
+@dataclass
+class _Summary:
+    """What resolution reads in one function, collected in a single walk: assignments and returned values."""
+
+    assigns: list[ast.Assign | ast.AnnAssign]
+    returns: list[ast.expr]
+
+
+def _summary(function: ast.FunctionDef | ast.AsyncFunctionDef, cache: dict[int, _Summary]) -> _Summary:
+    found = cache.get(id(function))
+    if found is None:
+        found = cache[id(function)] = _Summary([], [])
+        for node in ast.walk(function):
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+                found.assigns.append(node)
+            elif isinstance(node, ast.Return) and node.value is not None:
+                found.returns.append(node.value.value if isinstance(node.value, ast.Await) else node.value)
+    return found
+
+
+def _learned(info: ModuleInfo) -> tuple[int, ...]:
+    """How much resolution knows, to stop the passes when one adds nothing."""
+    sizes = [len(info.client_functions)]
+    for cls in info.classes.values():
+        sizes += [len(cls.clients), len(cls.pipelines), len(cls.client_methods)]
+    return tuple(sizes)
 
 
 def _import_module(info: ModuleInfo, imports: Imports | None, importer: str, module: str, local: str) -> None:
@@ -215,18 +247,21 @@ def _read_top_level(info: ModuleInfo, statement: ast.stmt) -> None:
                 info.client_globals.add(target.id)
 
 
-def _returns_client(info: ModuleInfo, function: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo | None) -> bool:
+def _returns_client(
+    info: ModuleInfo,
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    cls: ClassInfo | None,
+    summaries: dict[int, _Summary],
+) -> bool:
     """A function whose annotation or some `return` gives a client (a factory: `def get_redis(): ...`)."""
     if info.annotation_kind(function.returns) == "client":
         return True
+    summary = _summary(function, summaries)
     local_clients: set[str] = set()
-    returned: list[ast.expr] = []
-    for node in ast.walk(function):  # breadth first: a `return` can come before the nested assignment
+    for node in summary.assigns:
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and info.is_client_call(node.value, cls):
             local_clients.update(t.id for t in node.targets if isinstance(t, ast.Name))
-        elif isinstance(node, ast.Return) and node.value is not None:
-            returned.append(node.value.value if isinstance(node.value, ast.Await) else node.value)
-    for value in returned:
+    for value in summary.returns:
         if isinstance(value, ast.Call) and info.is_client_call(value, cls):
             return True
         if isinstance(value, ast.Name) and (value.id in local_clients or value.id in info.client_globals):
@@ -241,7 +276,7 @@ def _is_self_attribute(expr: ast.expr) -> bool:
     return isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id in ("self", "cls")
 
 
-def _read_class(info: ModuleInfo, cls: ast.ClassDef) -> None:
+def _read_class(info: ModuleInfo, cls: ast.ClassDef, summaries: dict[int, _Summary]) -> None:
     found = info.classes.setdefault(cls.name, ClassInfo(cls.name))
     for statement in cls.body:
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -267,9 +302,8 @@ def _read_class(info: ModuleInfo, cls: ast.ClassDef) -> None:
             a.arg: info.annotation_kind(a.annotation)
             for a in (*method.args.posonlyargs, *method.args.args, *method.args.kwonlyargs)
         }
-        for node in ast.walk(method):
-            if not isinstance(node, (ast.Assign, ast.AnnAssign)) or node.value is None:
-                continue
+        for node in _summary(method, summaries).assigns:
+            assert node.value is not None
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
                 if not _is_self_attribute(target):
@@ -282,7 +316,7 @@ def _read_class(info: ModuleInfo, cls: ast.ClassDef) -> None:
                     found.clients.add(attribute)
                 elif kind == "pipeline":
                     found.pipelines.add(attribute)
-        if _returns_client(info, method, found):
+        if _returns_client(info, method, found, summaries):
             found.client_methods.add(method.name)
             if any(_decorator_name(d) in ("property", "cached_property") for d in method.decorator_list):
                 found.clients.add(method.name)

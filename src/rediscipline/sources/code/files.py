@@ -3,8 +3,8 @@
 Folders are walked for `*.py`/`*.pyi` (plus `--include` globs), skipping what `.gitignore` files (from the
 repository root down) ignore, the usual tool and environment folders, and `--exclude` globs. Files named on
 the command line are always read, whatever the ignore rules say, as ruff and flake8 do: naming a file is
-asking for it. Globs are gitignore-style (`tests/**`, `*_pb2.py`) and match paths relative to the folder
-`check` runs in.
+asking for it. Globs are gitignore-style (`tests/**`, `*_pb2.py`) and match paths relative to the project
+root (the convention file's folder, else the folder `check` runs in).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ SKIPPED_DIRS = frozenset(
 
 @dataclass(frozen=True, slots=True)
 class SourceFile:
-    """A file to check: where it is, how findings name it (relative to the working folder when inside it)."""
+    """A file to check: where it is, how findings name it (relative to the project root when inside it)."""
 
     path: Path
     shown: str

@@ -38,7 +38,20 @@ from rediscipline.settings.loader import Overrides
 from rediscipline.settings.toml import load_toml_file
 
 PROJECTS_DIR = Path(__file__).parent / "projects"
-PROJECTS = ("shop", "feeds", "gateway", "game", "ops", "billing", "crawler", "notify", "legacy")
+PROJECTS = (
+    "shop",
+    "feeds",
+    "gateway",
+    "game",
+    "ops",
+    "billing",
+    "crawler",
+    "notify",
+    "legacy",
+    "wrappers",
+    "platform",
+    "jobs",
+)
 #: Config files each project hands to `check` explicitly (relative to the project folder).
 CONFIG_FILES: dict[str, tuple[str, ...]] = {
     "ops": ("conf/redis.conf", "conf/sessions-redis.conf", "conf/users.acl"),

@@ -281,3 +281,32 @@ def test_annotations_through_aliases_and_strings() -> None:
             d.get("x:4")
         """
     ) == [(6, "get"), (7, "get"), (8, "get")]
+
+
+def test_the_projects_own_classes_are_not_clients_unless_they_extend_one() -> None:
+    assert calls(
+        """
+        import redis
+
+        class RedisCache:
+            def __init__(self, url):
+                self._r = redis.Redis.from_url(url)
+            def get(self, key):
+                return self._r.get(key)
+
+        class Tracing(redis.Redis):
+            pass
+
+        cache = RedisCache("redis://x")
+
+        class Service:
+            def __init__(self, redis_cache: RedisCache, store):
+                self.redis_cache = redis_cache
+                self.store = RedisCache("redis://y")
+            def f(self, uid):
+                self.redis_cache.set(f"user:{uid}", 1)
+                self.store.hgetall("user:1")
+                cache.keys()
+                Tracing().keys()
+        """
+    ) == [(8, "get"), (23, "keys")]

@@ -12,6 +12,8 @@ import ast
 import copy
 from dataclasses import dataclass, field
 
+from rediscipline.sources.code.receivers import is_client_type
+
 #: How deep constants are inlined into each other (`KEY = PREFIX + ":x"`, `PREFIX = APP + ":cache"`).
 INLINE_DEPTH = 6
 
@@ -20,9 +22,14 @@ INLINE_DEPTH = 6
 class Definitions:
     constants: dict[str, ast.expr] = field(default_factory=dict)
     builders: dict[str, ast.FunctionDef] = field(default_factory=dict)
+    #: the module's own classes: their instances are not clients, unless the class extends one
+    classes: set[str] = field(default_factory=set)
+    client_classes: set[str] = field(default_factory=set)
+    #: module-level names bound to an instance of one of its classes (`cache = RedisCache(...)`)
+    instances: set[str] = field(default_factory=set)
 
     def __bool__(self) -> bool:
-        return bool(self.constants or self.builders)
+        return bool(self.constants or self.builders or self.classes)
 
 
 def module_definitions(tree: ast.Module) -> Definitions:
@@ -39,7 +46,7 @@ def module_definitions(tree: ast.Module) -> Definitions:
                 raw[statement.target.id] = statement.value
         elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
             functions.append(statement)
-    found = Definitions()
+    found = module_classes(tree)
     for name, value in raw.items():
         found.constants[name] = _Inliner(raw, frozenset({name})).inline(value)
     for function in functions:
@@ -53,6 +60,28 @@ def module_definitions(tree: ast.Module) -> Definitions:
             name=function.name, args=arguments, body=[ast.Return(value=inlined)], decorator_list=[]
         )
     return found
+
+
+def module_classes(tree: ast.Module) -> Definitions:
+    """The module's classes, those that extend a client, and the module-level instances of the others."""
+    found = Definitions()
+    for statement in tree.body:
+        if isinstance(statement, ast.ClassDef):
+            found.classes.add(statement.name)
+            if any(_names_client_type(base) for base in statement.bases):
+                found.client_classes.add(statement.name)
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call):
+            func = statement.value.func
+            if isinstance(func, ast.Name) and func.id in found.classes - found.client_classes:
+                found.instances.update(t.id for t in statement.targets if isinstance(t, ast.Name))
+    return found
+
+
+def _names_client_type(base: ast.expr) -> bool:
+    """A base class spelled like a redis-py client (`redis.Redis`, `StrictRedis`, `RedisCluster`)."""
+    name = base.attr if isinstance(base, ast.Attribute) else base.id if isinstance(base, ast.Name) else ""
+    return is_client_type(name)
 
 
 def single_return(function: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.expr | None:

@@ -137,6 +137,8 @@ class _Scope:
             scope = scope.parent
         if name in self.module.client_globals:
             return CLIENT
+        if name in self.module.other_globals:
+            return OTHER
         return None
 
     def bind(self, name: str, value: ast.expr | None, handle: Handle | None) -> None:
@@ -228,7 +230,7 @@ class ModuleExtractor:
         arguments = node.args
         for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs):
             kind = self.module.annotation_kind(argument.annotation)
-            handle = CLIENT if kind == "client" else None
+            handle = CLIENT if kind == "client" else OTHER if kind == KIND_OTHER else None
             if kind == "pipeline":
                 handle = Handle(KIND_PIPELINE, Pipeline(True, node.lineno, ()))
             scope.bind(argument.arg, None, handle)
@@ -321,6 +323,8 @@ class ModuleExtractor:
             if isinstance(owner, ast.Name) and owner.id in ("self", "cls") and class_info is not None:
                 if expr.attr in class_info.clients:
                     return CLIENT
+                if expr.attr in class_info.others:
+                    return OTHER  # an instance of the project's own class (a cache wrapper)
                 if expr.attr in class_info.pipelines:
                     return Handle(KIND_PIPELINE, Pipeline(True, expr.lineno, ()))
             if looks_like_redis(expr.attr) or receiver_key(expr) in self.module.redis_receivers:
@@ -359,6 +363,8 @@ class ModuleExtractor:
     def _call_kind(self, call: ast.Call) -> Handle | None:
         if self.module.is_client_call(call, self._scope.class_info):
             return CLIENT
+        if self.module.is_other_call(call):
+            return OTHER
         func = call.func
         if not isinstance(func, ast.Attribute):
             return None

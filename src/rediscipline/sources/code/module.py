@@ -14,10 +14,12 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from rediscipline.sources.code.definitions import Definitions
+from rediscipline.sources.code.definitions import module_classes as module_definitions_classes
 from rediscipline.sources.code.receivers import (
     CLIENT_FACTORIES,
     CLIENT_METHODS,
     GENERIC_METHODS,
+    KIND_OTHER,
     is_client_type,
     is_pipeline_type,
 )
@@ -40,6 +42,7 @@ class ClassInfo:
     methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)
     clients: set[str] = field(default_factory=set)
     pipelines: set[str] = field(default_factory=set)
+    others: set[str] = field(default_factory=set)  # attributes holding an instance of a project class
     client_methods: set[str] = field(default_factory=set)
 
 
@@ -53,6 +56,12 @@ class ModuleInfo:
     classes: dict[str, ClassInfo] = field(default_factory=dict)
     #: project modules imported as a whole (`import shop.keys as keys`, `from shop import keys`) → what they define
     imported_modules: dict[str, Definitions] = field(default_factory=dict)
+    #: classes of this module or imported from the project: their instances are not clients...
+    project_classes: set[str] = field(default_factory=set)
+    #: ...unless the class extends a redis-py client (`class Cache(redis.Redis)`)
+    client_classes: set[str] = field(default_factory=set)
+    #: module-level names bound to an instance of a project class (`cache = RedisCache(url)`)
+    other_globals: set[str] = field(default_factory=set)
     #: names bound by imports of other packages (`os`, `shutil`): modules and classes, never a client
     imported: set[str] = field(default_factory=set)
     #: receivers the module calls a Redis-only method on (`self.cache`, `conn`), keyed by their code
@@ -92,9 +101,17 @@ class ModuleInfo:
                 continue
             if is_pipeline_type(name):
                 return "pipeline"
-            if is_client_type(name):
+            if is_client_type(name) or name.rsplit(".", 1)[-1] in self.client_classes:
                 return "client"
+            if name.rsplit(".", 1)[-1] in self.project_classes:
+                return KIND_OTHER  # the project's own class, such as a cache wrapper
         return None
+
+    def is_other_call(self, call: ast.Call) -> bool:
+        """A call that builds an instance of one of the project's own classes (never a client)."""
+        func = call.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        return name in self.project_classes and name not in self.client_classes
 
     def is_client_call(self, call: ast.Call, class_info: ClassInfo | None = None) -> bool:
         """A call that returns a client: a redis-py constructor or factory, or one of this module's own."""
@@ -103,7 +120,7 @@ class ModuleInfo:
         if name is not None and (name in CLIENT_FACTORIES or name.rsplit(".", 1)[-1] in ("Redis", "StrictRedis")):
             return True
         if isinstance(func, ast.Name):
-            return func.id in self.client_functions
+            return func.id in self.client_functions or func.id in self.client_classes
         if isinstance(func, ast.Attribute):
             if func.attr in CLIENT_METHODS:
                 return True
@@ -156,12 +173,22 @@ def read_module(tree: ast.Module, name: str = "", imports: Imports | None = None
                     info.client_globals.add(local)
                 elif kind == "factory":
                     info.client_functions.add(local)
+                if defined is not None and alias.name in defined.classes:
+                    info.project_classes.add(local)
+                    if alias.name in defined.client_classes:
+                        info.client_classes.add(local)
+                if defined is not None and alias.name in defined.instances:
+                    info.other_globals.add(local)
                 if defined is not None and alias.name in defined.constants:
                     info.constants[local] = defined.constants[alias.name]
                 elif defined is not None and alias.name in defined.builders:
                     info.functions[local] = defined.builders[alias.name]
                 elif source is not None:  # `from shop import keys`: a module
                     _import_module(info, imports, name, f"{source}.{alias.name}", local)
+    own = module_definitions_classes(tree)
+    info.project_classes |= own.classes
+    info.client_classes |= own.client_classes
+    info.other_globals |= own.instances
     for statement in tree.body:
         _read_top_level(info, statement)
     functions = [s for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
@@ -289,6 +316,8 @@ def _read_class(info: ModuleInfo, cls: ast.ClassDef, summaries: dict[int, _Summa
                 found.clients.add(statement.target.id)
             elif kind == "pipeline":
                 found.pipelines.add(statement.target.id)
+            elif kind == KIND_OTHER:
+                found.others.add(statement.target.id)
         elif (
             isinstance(statement, ast.Assign)
             and isinstance(statement.value, ast.Call)
@@ -316,6 +345,8 @@ def _read_class(info: ModuleInfo, cls: ast.ClassDef, summaries: dict[int, _Summa
                     found.clients.add(attribute)
                 elif kind == "pipeline":
                     found.pipelines.add(attribute)
+                elif kind == KIND_OTHER:
+                    found.others.add(attribute)
         if _returns_client(info, method, found, summaries):
             found.client_methods.add(method.name)
             if any(_decorator_name(d) in ("property", "cached_property") for d in method.decorator_list):
@@ -330,9 +361,13 @@ def _value_kind(info: ModuleInfo, value: ast.expr, annotated: dict[str, str | No
             return "client"
         if isinstance(value.func, ast.Attribute) and value.func.attr == "pipeline":
             return "pipeline"
+        if info.is_other_call(value):
+            return KIND_OTHER
     if isinstance(value, ast.Name):
         if value.id in info.client_globals:
             return "client"
+        if value.id in info.other_globals:
+            return KIND_OTHER
         return annotated.get(value.id)
     if _is_self_attribute(value) and value.attr in cls.clients:  # type: ignore[attr-defined]
         return "client"

@@ -1,0 +1,1 @@
+"""Document platform backend: storage, search, metrics and partner sync."""

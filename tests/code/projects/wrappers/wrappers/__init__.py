@@ -1,0 +1,1 @@
+"""A small web backend whose Redis access is wrapped in its own cache layer."""

@@ -71,9 +71,6 @@ class CodeCall:
                 return value
         return default
 
-    def has_literal(self, name: str) -> bool:
-        return any(key == name for key, _value in self.literals)
-
 
 @dataclass(frozen=True, slots=True)
 class Directive:

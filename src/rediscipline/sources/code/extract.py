@@ -232,7 +232,7 @@ class ModuleExtractor:
             kind = self.module.annotation_kind(argument.annotation)
             handle = CLIENT if kind == "client" else OTHER if kind == KIND_OTHER else None
             if kind == "pipeline":
-                handle = Handle(KIND_PIPELINE, Pipeline(True, node.lineno, ()))
+                handle = Handle(KIND_PIPELINE, Pipeline(True, ()))
             scope.bind(argument.arg, None, handle)
         for extra in (arguments.vararg, arguments.kwarg):
             if extra is not None:
@@ -326,7 +326,7 @@ class ModuleExtractor:
                 if expr.attr in class_info.others:
                     return OTHER  # an instance of the project's own class (a cache wrapper)
                 if expr.attr in class_info.pipelines:
-                    return Handle(KIND_PIPELINE, Pipeline(True, expr.lineno, ()))
+                    return Handle(KIND_PIPELINE, Pipeline(True, ()))
             if looks_like_redis(expr.attr) or receiver_key(expr) in self.module.redis_receivers:
                 return GUESSED_CLIENT
             return None
@@ -377,7 +377,7 @@ class ModuleExtractor:
             )
             known, value = literal_of(transaction, self._scope) if transaction is not None else (False, None)
             loops = tuple(loop for loop, _size in self._loops)
-            return Handle(KIND_PIPELINE, Pipeline(transaction_flag(value, known), call.lineno, loops))
+            return Handle(KIND_PIPELINE, Pipeline(transaction_flag(value, known), loops))
         if func.attr == "pubsub" and receiver.kind == KIND_CLIENT:
             return PUBSUB
         if receiver.kind == KIND_PIPELINE and func.attr in METHOD_COMMANDS:

@@ -80,7 +80,6 @@ class Pipeline:
     """One pipeline object, from where it was made to its `execute()`: what it holds and how it runs."""
 
     transaction: bool
-    line: int
     loops: tuple[int, ...]  # ids of the loops around the place it was made
     pending: list[tuple[tuple[tuple[int, int | None], ...], int]] = field(default_factory=list)
     executes_in: set[int] = field(default_factory=set)  # loops that contain an execute() of this pipeline
@@ -92,11 +91,10 @@ class Handle:
 
     kind: str
     pipeline: Pipeline | None = None
-    certain: bool = True
 
 
 CLIENT = Handle(KIND_CLIENT)
-GUESSED_CLIENT = Handle(KIND_CLIENT, certain=False)
+GUESSED_CLIENT = Handle(KIND_CLIENT)  # taken for a client by its name or its use (see above): judged alike
 PUBSUB = Handle(KIND_PUBSUB)
 OTHER = Handle(KIND_OTHER)
 

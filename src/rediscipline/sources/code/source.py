@@ -121,9 +121,3 @@ def parse_python(source: SourceFile, *, force: bool = False) -> ParsedFile | Par
         )
         return ParsedFile(source, directives, None, [], module_name(source.shown), imports, definitions or None)
     return ParsedFile(source, directives, tree, text.splitlines(), module_name(source.shown), (), definitions or None)
-
-
-def read_python(source: SourceFile) -> FileFacts | ParseProblem:
-    """The facts and suppression comments of one Python file read on its own, or why there are none."""
-    parsed = parse_python(source)
-    return parsed if isinstance(parsed, ParseProblem) else parsed.facts()

@@ -51,6 +51,9 @@ PROJECTS = (
     "wrappers",
     "platform",
     "jobs",
+    "issue_list",
+    "issue_receivers",
+    "issue_clean",
 )
 #: Config files each project hands to `check` explicitly (relative to the project folder).
 CONFIG_FILES: dict[str, tuple[str, ...]] = {

@@ -36,6 +36,8 @@ class CodeCall:
       method's signature); `literals`: those of them whose value is a literal, as (name, value) pairs.
     * `expiry`: for a write that can create a key, how it gets a TTL (EXPIRY_*), None when it gets none.
       `expire_line` is the line of the separate EXPIRE call when `expiry` is EXPIRY_SAME_SCOPE.
+    * `touched_before`: an earlier call in the same function names the same key (it was read, watched or
+      written there), so a write to it updates a key that likely exists rather than creating one.
     * `constant_ttl`: the TTL given (on the call or by its separate EXPIRE) is a constant expression: no
       random jitter can be in it.
     * `loop_depth`: enclosing `for`/`while` loops in the same function; `loop_iterations`: how many times the
@@ -55,6 +57,7 @@ class CodeCall:
     literals: tuple[tuple[str, Literal], ...] = ()
     expiry: str | None = None
     expire_line: int | None = None
+    touched_before: bool = False
     constant_ttl: bool = False
     loop_depth: int = 0
     loop_iterations: int | None = None

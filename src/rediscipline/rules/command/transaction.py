@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from rediscipline.model.facts import CommandFact
 from rediscipline.model.finding import Violation
@@ -10,7 +11,7 @@ from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import CommandRule, RuleContext, rule
 from rediscipline.rules.command.common import CLIENT_CHECKS, from_client
-from rediscipline.rules.options import RuleOptions
+from rediscipline.rules.options import RuleOptions, option
 
 _MESSAGES = {
     "multi": Text(
@@ -31,6 +32,11 @@ _MESSAGES = {
 }
 
 
+@dataclass(frozen=True)
+class TransactionOptions(RuleOptions):
+    watch: bool = option(False, "Also report WATCH (optimistic locking), which precedes the MULTI reported anyway.")
+
+
 @rule(
     "CMD007",
     "transaction",
@@ -39,13 +45,14 @@ _MESSAGES = {
     where=CLIENT_CHECKS,
     sources=("001 §命令使用 — 3. 不建议使用redis事务",),
 )
-class Transaction(CommandRule[RuleOptions]):
+class Transaction(CommandRule[TransactionOptions]):
     """Checks for MULTI/EXEC transactions and WATCH.
 
     ## What it does
-    Reports MULTI (code `multi`) and WATCH (code `watch`) sent by the application: in code,
-    `pipeline(transaction=True)` written out, `pipe.multi()`, `pipe.watch(…)` and `r.transaction(fn, …)`;
-    at run time, the MULTI and WATCH commands the guard sees. `r.pipeline()` without `transaction` is a
+    Reports MULTI (code `multi`) sent by the application, and with `watch` also WATCH (code `watch`): in
+    code, `pipeline(transaction=True)` written out, `pipe.multi()` and `r.transaction(fn, …)`; at run
+    time, the MULTI commands the guard sees. A WATCH is followed by the MULTI it guards, so one
+    transaction is one finding unless `watch` is on. `r.pipeline()` without `transaction` is a
     transaction in redis-py too, but code is not reported for it: most code means a plain batch by it
     (pass `transaction=False` to say so, and save the MULTI/EXEC).
 
@@ -74,14 +81,18 @@ class Transaction(CommandRule[RuleOptions]):
     ```
 
     ## Options
-    None.
+    - `watch`: also report WATCH (default false).
 
     ## Source
     - 001 §命令使用 — 3. 不建议使用redis事务: Redis transactions are weak and do not support rollback.
     """
 
-    def check(self, fact: CommandFact, ctx: RuleContext[RuleOptions]) -> Iterator[Violation]:
+    Options = TransactionOptions
+
+    def check(self, fact: CommandFact, ctx: RuleContext[TransactionOptions]) -> Iterator[Violation]:
         name = fact.name.lower()
         message = _MESSAGES.get(name)
+        if name == "watch" and not ctx.options.watch:
+            return
         if message is not None and from_client(fact):
             yield Violation(name, message)

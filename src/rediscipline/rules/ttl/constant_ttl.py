@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from rediscipline.model.code import EXPIRY_OPTION, CodeCall
 from rediscipline.model.finding import Violation
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import CallRule, RuleContext, rule
-from rediscipline.rules.options import RuleOptions
+from rediscipline.rules.options import RuleOptions, option
 from rediscipline.rules.ttl.common import CODE_CHECKS, TTL_COMMANDS, command_name, keys_text, ttl_argument
 
 _JITTER = "ttl + random.randint(0, ttl // 10)"
@@ -25,6 +26,13 @@ def _where(call: CodeCall) -> tuple[str, Text]:
     return "pipeline", Text("in a pipeline", "在 Pipeline 中")
 
 
+@dataclass(frozen=True)
+class ConstantTtlOptions(RuleOptions):
+    pipelines: bool = option(
+        False, "Also report constant TTLs queued on a pipeline outside any loop (one key is rarely bulk)."
+    )
+
+
 @rule(
     "TTL007",
     "constant-ttl",
@@ -38,16 +46,16 @@ def _where(call: CodeCall) -> tuple[str, Text]:
         "003 §大批量Key过期引发的性能问题 — 方案1: 设置随机过期时间",
     ),
 )
-class ConstantTtl(CallRule[RuleOptions]):
+class ConstantTtl(CallRule[ConstantTtlOptions]):
     """Checks that keys written in bulk get a TTL with random jitter.
 
     ## What it does
     Reports a call that gives a key a TTL written as a constant expression (`3600`, `ONE_HOUR`,
-    `24 * 3600`: no random part can be in it) when the call runs in a loop (code `loop`) or is queued on
-    a pipeline (code `pipeline`): EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT, SETEX, PSETEX, GETEX, or a write
-    with its TTL option (`set(k, v, ex=3600)`). A write whose TTL comes from a separate EXPIRE is judged
-    on that EXPIRE, once. A TTL computed at run time (`ttl + random.randint(…)`, a function's result) is
-    never reported.
+    `24 * 3600`: no random part can be in it) when the call runs in a loop or a comprehension (code
+    `loop`), or, with `pipelines`, is queued on a pipeline outside any loop (code `pipeline`): EXPIRE,
+    PEXPIRE, EXPIREAT, PEXPIREAT, SETEX, PSETEX, GETEX, or a write with its TTL option
+    (`set(k, v, ex=3600)`). A write whose TTL comes from a separate EXPIRE is judged on that EXPIRE, once.
+    A TTL computed at run time (`ttl + random.randint(…)`, a function's result) is never reported.
 
     ## Why is this bad?
     Keys written together with the same TTL expire together. An absolute time (EXPIREAT) makes them
@@ -70,7 +78,8 @@ class ConstantTtl(CallRule[RuleOptions]):
     ```
 
     ## Options
-    None.
+    - `pipelines`: also report a constant TTL queued on a pipeline outside any loop (default false: a
+      pipeline of a few commands on one key, such as a rate limiter's INCR + EXPIRE, is not a bulk write).
 
     ## Source
     - 000 §过期: keys written in bulk (flash sales, campaigns) should get a TTL with a random value added,
@@ -79,8 +88,11 @@ class ConstantTtl(CallRule[RuleOptions]):
     - 003 §方案1: a fixed `SETEX cache:product:{i} 3600` in a loop is the wrong way; add a random offset.
     """
 
-    def check(self, call: CodeCall, ctx: RuleContext[RuleOptions]) -> Iterator[Violation]:
-        if not call.constant_ttl or (call.loop_depth == 0 and not call.pipelined):
+    Options = ConstantTtlOptions
+
+    def check(self, call: CodeCall, ctx: RuleContext[ConstantTtlOptions]) -> Iterator[Violation]:
+        bulk = call.loop_depth > 0 or (call.pipelined and ctx.options.pipelines)
+        if not call.constant_ttl or not bulk:
             return
         if call.command not in TTL_COMMANDS and call.expiry != EXPIRY_OPTION:
             return

@@ -78,6 +78,10 @@ def _fix(call: CodeCall) -> Text:
     )
 
 
+#: Writes that replace the value and drop any TTL the key had (003: SET and GETSET clear the expiry).
+CLEARS_TTL = frozenset({"set", "getset", "mset", "msetnx"})
+
+
 @dataclass(frozen=True)
 class WriteWithoutTtlOptions(RuleOptions):
     commands: tuple[str, ...] = option(CREATING_WRITES, "Writes that can create a key (Redis command names).")
@@ -105,7 +109,9 @@ class WriteWithoutTtl(CallRule[WriteWithoutTtlOptions]):
     the key when it does not exist) that gives the key no TTL: neither on the call itself (`ex=`, `px=`,
     `exat=`, `pxat=`, `keepttl=True`) nor by an EXPIRE, PEXPIRE or EXPIREAT on an equal key later in the
     same function or pipeline. The code is the command (`set`, `hset`, …). A call whose TTL arguments are
-    not visible (`**kwargs`) is not judged.
+    not visible (`**kwargs`) is not judged, nor a write other than SET/GETSET/MSET to a key the same
+    function already read, watched or wrote: it updates a key that exists (and keeps its TTL), so only the
+    first write of the function is judged. SET is always judged, because it drops an existing TTL.
 
     Keys in a namespace declared `ttl-required = false` are never reported; keys in a namespace declared
     `ttl-required = true` are errors; other keys are warnings unless `required` is turned off. The
@@ -154,6 +160,8 @@ class WriteWithoutTtl(CallRule[WriteWithoutTtlOptions]):
     def check(self, call: CodeCall, ctx: RuleContext[WriteWithoutTtlOptions]) -> Iterator[Violation]:
         if call.expiry is not None or call.command not in ctx.options.commands:
             return
+        if call.touched_before and call.command not in CLEARS_TTL:
+            return  # an update of a key this function already used: it exists and keeps its TTL
         namespace = ctx.namespace
         declared = namespace.ttl_required if namespace is not None else None
         if declared is False or (declared is None and not ctx.options.required):

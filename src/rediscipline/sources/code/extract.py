@@ -40,6 +40,15 @@ from rediscipline.sources.code.receivers import (
 from rediscipline.sources.code.table import METHOD_COMMANDS
 from rediscipline.sources.code.values import Bindings, int_of, is_constant_ttl, literal_of, size_of, template_parts
 
+#: Commands that read or watch a key: a write after one of them in the same function updates a key that exists.
+READ_COMMANDS = frozenset(
+    {
+        "get", "getrange", "strlen", "exists", "ttl", "pttl", "type", "watch", "hget", "hmget", "hgetall",
+        "hexists", "hlen", "hkeys", "hvals", "llen", "lrange", "lindex", "scard", "smembers", "sismember",
+        "smismember", "zcard", "zscore", "zrank", "zrevrank", "zrange", "zrangebyscore", "zcount", "xlen",
+        "pfcount", "getbit", "bitcount",
+    }
+)  # fmt: skip
 #: Connection pools: their `db=` (or URL path) is the database of every client built on them.
 POOLS = frozenset({"ConnectionPool", "BlockingConnectionPool"})
 #: `Redis(host, port, db, ...)`: where the database sits among positional constructor arguments.
@@ -51,7 +60,8 @@ _DATA = (ast.Constant, ast.Dict, ast.List, ast.Set, ast.Tuple, ast.JoinedStr, as
 _CONTAINER_CALLS = frozenset(
     {"dict", "list", "set", "tuple", "frozenset", "defaultdict", "OrderedDict", "Counter", "deque", "loads", "load"}
 )
-_UNBOUND = object()  # a local name whose value is unknown (a loop variable, a parameter): shadows globals
+_UNBOUND = object()
+MAX_ALIAS_HOPS = 4  # a local name whose value is unknown (a loop variable, a parameter): shadows globals
 
 
 @dataclass
@@ -126,6 +136,16 @@ class _Scope:
         for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs):
             inner.bind(argument.arg, None, None)
         return returned, inner
+
+    def local(self, name: str) -> ast.expr | None:
+        """What `name` was last bound to in this function or an enclosing one (not module constants)."""
+        scope: _Scope | None = self
+        while scope is not None:
+            if name in scope.values:
+                value = scope.values[name]
+                return value if isinstance(value, ast.expr) else None
+            scope = scope.parent
+        return None
 
     def handle(self, name: str) -> Handle | None:
         scope: _Scope | None = self
@@ -560,7 +580,7 @@ class ModuleExtractor:
             pipelined=pipeline is not None,
             transaction=pipeline.transaction if pipeline is not None else False,
         )
-        self._emit(fact, tuple(_key_id(e, t) for e, t in zip(key_exprs, templates, strict=True)))
+        self._emit(fact, tuple(_key_id(e, scope) for e in key_exprs))
         patterns = {
             name: template.pattern
             for name, template in zip([k for k in spec.keys if k in bound.named], templates, strict=False)
@@ -581,8 +601,14 @@ class ModuleExtractor:
     def _finish_function(self) -> None:
         """Pair writes with a later EXPIRE of the same key in this function, then publish the calls."""
         expires: list[_Pending] = [p for p in self._pending if p.call.command in EXPIRE_COMMANDS]
+        read: set[str] = set()
         for pending in self._pending:
             call = pending.call
+            if pending.key_ids:
+                if pending.key_ids[0] in read:
+                    call = replace(call, touched_before=True)
+                if call.command in READ_COMMANDS:
+                    read.add(pending.key_ids[0])
             if call.expiry is None and pending.key_ids and call.command not in EXPIRE_COMMANDS:
                 later = next(
                     (e for e in expires if e.order > pending.order and e.key_ids[:1] == pending.key_ids[:1]),
@@ -631,8 +657,14 @@ def _template(parts: list[Part]) -> KeyTemplate:
     return KeyTemplate(tuple(inferred))
 
 
-def _key_id(expr: ast.expr, template: KeyTemplate | None) -> str:
-    """What makes two key expressions the same key: their template when readable, else their code."""
-    if template is not None:
-        return repr(template.parts)
+def _key_id(expr: ast.expr, scope: _Scope) -> str:
+    """What makes two key expressions the same key: their code, with local names followed to what they were
+    bound to (`key = f"cart:{uid}"` then `expire(key)` is the key of `hset(f"cart:{uid}")`)."""
+    for _ in range(MAX_ALIAS_HOPS):
+        if not isinstance(expr, ast.Name):
+            break
+        bound = scope.local(expr.id)
+        if bound is None:
+            break
+        expr = bound
     return ast.dump(expr)

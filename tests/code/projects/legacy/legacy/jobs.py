@@ -26,7 +26,7 @@ def transfer_credits(src, dst, amount):
     pipe = r.pipeline()
     while True:
         try:
-            pipe.watch(CREDITS_KEY % src)  # error: CMD007
+            pipe.watch(CREDITS_KEY % src)  # WATCH precedes the MULTI reported below: one transaction, one finding
             balance = int(pipe.get(CREDITS_KEY % src) or 0)
             if balance < amount:
                 pipe.unwatch()

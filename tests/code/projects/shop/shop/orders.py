@@ -56,7 +56,7 @@ def checkout(db: Session, user_id: int, order: object) -> None:
     with redis_client.pipeline() as pipe:
         while True:
             try:
-                pipe.watch(key)  # error: CMD007
+                pipe.watch(key)  # WATCH precedes the MULTI reported below: one transaction, one finding
                 if not pipe.hlen(key):
                     return
                 pipe.multi()  # error: CMD007

@@ -19,9 +19,8 @@ from rediscipline.model.keyname import KeyTemplate, Part
 from rediscipline.model.keypattern import infer_parts
 from rediscipline.model.location import SOURCE_CODE, Location
 from rediscipline.sources.code import calls as binding
-from rediscipline.sources.code.definitions import single_return
 from rediscipline.sources.code.keytypes import key_type_of
-from rediscipline.sources.code.module import ClassInfo, ModuleInfo, read_module, receiver_key
+from rediscipline.sources.code.module import ModuleInfo, read_module, receiver_key
 from rediscipline.sources.code.receivers import (
     CLIENT,
     GENERIC_METHODS,
@@ -37,8 +36,9 @@ from rediscipline.sources.code.receivers import (
     looks_like_redis,
     transaction_flag,
 )
+from rediscipline.sources.code.scope import Scope
 from rediscipline.sources.code.table import METHOD_COMMANDS
-from rediscipline.sources.code.values import Bindings, int_of, is_constant_ttl, literal_of, size_of, template_parts
+from rediscipline.sources.code.values import int_of, is_constant_ttl, literal_of, size_of, template_parts
 
 #: Commands that read or watch a key: a write after one of them in the same function updates a key that exists.
 READ_COMMANDS = frozenset(
@@ -60,8 +60,8 @@ _DATA = (ast.Constant, ast.Dict, ast.List, ast.Set, ast.Tuple, ast.JoinedStr, as
 _CONTAINER_CALLS = frozenset(
     {"dict", "list", "set", "tuple", "frozenset", "defaultdict", "OrderedDict", "Counter", "deque", "loads", "load"}
 )
-_UNBOUND = object()
-MAX_ALIAS_HOPS = 4  # a local name whose value is unknown (a loop variable, a parameter): shadows globals
+#: How many local names are followed to find what a key expression really is (`k = key; r.get(k)`).
+MAX_ALIAS_HOPS = 4
 
 
 @dataclass
@@ -82,93 +82,6 @@ class _Pending:
     order: int
 
 
-class _Scope:
-    """One function's names: what each was last bound to, and which hold Redis objects."""
-
-    def __init__(self, module: ModuleInfo, parent: _Scope | None, class_info: ClassInfo | None) -> None:
-        self.module = module
-        self.parent = parent
-        self.class_info = class_info
-        self.values: dict[str, object] = {}
-        self.handles: dict[str, Handle] = {}
-
-    def lookup(self, name: str) -> ast.expr | None:
-        scope: _Scope | None = self
-        while scope is not None:
-            if name in scope.values:
-                value = scope.values[name]
-                return value if isinstance(value, ast.expr) else None
-            scope = scope.parent
-        return self.module.constants.get(name)
-
-    def attribute(self, node: ast.Attribute) -> ast.expr | None:
-        """A class constant read as `self.PREFIX`, `cls.PREFIX` or `CartService.PREFIX`."""
-        owner = node.value
-        module = self.module.imported_modules.get(receiver_key(owner) or "")
-        if module is not None:
-            return module.constants.get(node.attr)  # `keys.CART_TTL`
-        if not isinstance(owner, ast.Name):
-            return None
-        info = self.class_info if owner.id in ("self", "cls") else self.module.classes.get(owner.id)
-        return info.constants.get(node.attr) if info is not None else None
-
-    def builder(self, call: ast.Call) -> tuple[ast.expr, Bindings] | None:
-        """A key-builder function of this module (`user_key(uid)`, `self._key(uid)`): the expression it
-        returns, with its parameters unknown, when its body is a single `return`."""
-        func = call.func
-        function = None
-        class_info = None
-        if isinstance(func, ast.Name):
-            function = self.module.functions.get(func.id)
-        elif isinstance(func, ast.Attribute):
-            module = self.module.imported_modules.get(receiver_key(func.value) or "")
-            if module is not None:
-                function = module.builders.get(func.attr)  # `keys.cart_key(uid)`
-            elif isinstance(func.value, ast.Name):
-                owner = func.value.id
-                class_info = self.class_info if owner in ("self", "cls") else self.module.classes.get(owner)
-                function = class_info.methods.get(func.attr) if class_info is not None else None
-        returned = single_return(function) if function is not None else None
-        if function is None or returned is None:
-            return None
-        inner = _Scope(self.module, None, class_info)
-        arguments = function.args
-        for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs):
-            inner.bind(argument.arg, None, None)
-        return returned, inner
-
-    def local(self, name: str) -> ast.expr | None:
-        """What `name` was last bound to in this function or an enclosing one (not module constants)."""
-        scope: _Scope | None = self
-        while scope is not None:
-            if name in scope.values:
-                value = scope.values[name]
-                return value if isinstance(value, ast.expr) else None
-            scope = scope.parent
-        return None
-
-    def handle(self, name: str) -> Handle | None:
-        scope: _Scope | None = self
-        while scope is not None:
-            if name in scope.handles:
-                return scope.handles[name]
-            if name in scope.values:
-                return None  # bound to something that is not a client
-            scope = scope.parent
-        if name in self.module.client_globals:
-            return CLIENT
-        if name in self.module.other_globals:
-            return OTHER
-        return None
-
-    def bind(self, name: str, value: ast.expr | None, handle: Handle | None) -> None:
-        self.values[name] = value if value is not None else _UNBOUND
-        if handle is not None:
-            self.handles[name] = handle
-        else:
-            self.handles.pop(name, None)
-
-
 class ModuleExtractor:
     """Extract the facts of one parsed module (see the module docstring)."""
 
@@ -182,7 +95,7 @@ class ModuleExtractor:
         self._pending: list[_Pending] = []
         self._handles: dict[int, Handle | None] = {}
         self._qualname = ""
-        self._scope = _Scope(self.module, None, None)
+        self._scope = Scope(self.module, None, None)
 
     def run(self) -> Facts:
         self._function_body(self.tree.body, self._scope, "")
@@ -190,7 +103,7 @@ class ModuleExtractor:
 
     # -- statements ---------------------------------------------------------------------------------------
 
-    def _function_body(self, body: list[ast.stmt], scope: _Scope, qualname: str) -> None:
+    def _function_body(self, body: list[ast.stmt], scope: Scope, qualname: str) -> None:
         saved = (self._loops, self._pending, self._scope, self._qualname)
         self._loops, self._pending, self._scope, self._qualname = [], [], scope, qualname
         try:
@@ -246,7 +159,7 @@ class ModuleExtractor:
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         for decorator in node.decorator_list:
             self._expr(decorator)
-        scope = _Scope(self.module, self._scope, self._scope.class_info)
+        scope = Scope(self.module, self._scope, self._scope.class_info)
         arguments = node.args
         for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs):
             kind = self.module.annotation_kind(argument.annotation)
@@ -657,7 +570,7 @@ def _template(parts: list[Part]) -> KeyTemplate:
     return KeyTemplate(tuple(inferred))
 
 
-def _key_id(expr: ast.expr, scope: _Scope) -> str:
+def _key_id(expr: ast.expr, scope: Scope) -> str:
     """What makes two key expressions the same key: their code, with local names followed to what they were
     bound to (`key = f"cart:{uid}"` then `expire(key)` is the key of `hset(f"cart:{uid}")`)."""
     for _ in range(MAX_ALIAS_HOPS):

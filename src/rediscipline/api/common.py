@@ -58,4 +58,6 @@ def build_report(
         rules_enabled=len(settings.rules),
     )
     stats = result.stats if server is None else replace(result.stats, server=server)
+    if not count_keys:  # a keyspace score means nothing for code: the findings are places, not keys
+        stats = replace(stats, score=None)
     return Report(tuple(result.findings), metas, run, stats, tuple(all_notes))

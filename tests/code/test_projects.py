@@ -54,6 +54,9 @@ PROJECTS = (
     "issue_list",
     "issue_receivers",
     "issue_clean",
+    "svc_orders",
+    "svc_social",
+    "svc_iot",
 )
 #: Config files each project hands to `check` explicitly (relative to the project folder).
 CONFIG_FILES: dict[str, tuple[str, ...]] = {

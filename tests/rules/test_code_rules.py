@@ -181,3 +181,21 @@ def test_scan_count_range_is_off_by_default() -> None:
     call = _call("scan_iter", command="scan", literals=(("count", 1),), given=frozenset({"count"}))
     assert _messages(ScanCount(), call) == []
     assert [code for code, _m in _messages(ScanCount(), call, **{"min-count": 10})] == ["count-low"]
+
+
+def test_blocking_timeout_none_is_zero_for_redis_py() -> None:
+    call = _call("blpop", "queue:jobs", given=frozenset({"keys", "timeout"}), literals=(("timeout", None),))
+    assert [code for code, _text in _messages(BlockingTimeout(), call)] == ["timeout-zero"]
+
+
+def test_delete_collection_looks_at_every_deleted_key() -> None:
+    from rediscipline.model.namespace import NamespacePolicy
+    from rediscipline.rules.command.delete_collection import DeleteCollection
+
+    rule = DeleteCollection()
+    namespaces = (NamespacePolicy("coupon:*", type="string"), NamespacePolicy("coupon:claimed:*", type="set"))
+    call = _call("delete", "coupon:stock:*", "coupon:claimed:*", command="del")
+    ctx = RuleContext(build(DeleteCollection.Options, {}), DeleteCollection.meta.severity, namespaces[0], namespaces)
+    found = list(rule.check(call, ctx))
+    assert [v.code for v in found] == ["del"]
+    assert "`coupon:claimed:*` (namespace coupon:claimed:* " in found[0].message.en

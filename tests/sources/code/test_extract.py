@@ -310,3 +310,26 @@ def test_the_projects_own_classes_are_not_clients_unless_they_extend_one() -> No
                 Tracing().keys()
         """
     ) == [(8, "get"), (23, "keys")]
+
+
+def test_unpacked_key_lists_and_loop_items_have_templates() -> None:
+    facts = extract(
+        """
+        import redis
+        r = redis.Redis()
+        def f(device, readings):
+            r.delete(*[f"rollup:{device}:{h}" for h in range(24)])
+            streams = {f"telemetry:{device}:{day}" for day, _ in readings}
+            pipe = r.pipeline(transaction=False)
+            for day, reading in readings:
+                pipe.xadd(f"telemetry:{device}:{day}", reading)
+            for stream in streams:
+                pipe.expire(stream, 86400)
+            pipe.execute()
+        """
+    )
+    by_method = {c.method: c for c in facts.calls}
+    assert [k.pattern for k in by_method["delete"].keys] == [b"rollup:*:*"]
+    assert by_method["delete"].batch == 24
+    assert [k.pattern for k in by_method["expire"].keys] == [b"telemetry:*:*"]
+    assert (by_method["xadd"].expiry, by_method["xadd"].expire_line) == (EXPIRY_SAME_SCOPE, 11)

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from rediscipline.model.code import CodeCall
 from rediscipline.model.finding import Violation
+from rediscipline.model.glob import GlobMatcher, specificity
+from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.namespace import NamespacePolicy
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
@@ -93,21 +95,39 @@ class DeleteCollection(CallRule[DeleteCollectionOptions]):
     Options = DeleteCollectionOptions
 
     def check(self, call: CodeCall, ctx: RuleContext[DeleteCollectionOptions]) -> Iterator[Violation]:
-        namespace = ctx.namespace
-        if call.command != "del" or namespace is None:
+        if call.command != "del":
             return
-        declared = _declared(namespace, ctx.options.types)
-        if declared is None:
-            return
-        key = f"`{show(call.keys[0].pattern)}`" if call.keys else namespace.pattern
-        steps = PROGRESSIVE.get(namespace.type or "", _ANY)
-        yield Violation(
-            "del",
-            Text(
-                f"DEL of {key} (namespace {namespace.pattern} {declared.en}) frees the whole collection on the "
-                f"server's main thread: use UNLINK (Redis ≥ 4) to free it in the background, or delete it "
-                f"progressively with {steps} in small batches",
-                f"DEL 删除 {key}（命名空间 {namespace.pattern} {declared.zh}）会在主线程上释放整个集合：请改用 UNLINK"
-                f"（Redis ≥ 4）在后台释放，或用 {steps} 小批量渐进删除",
-            ),
-        )
+        for key, namespace in _namespaces_of(call, ctx):
+            declared = _declared(namespace, ctx.options.types)
+            if declared is None:
+                continue
+            shown_key = f"`{show(key.pattern)}`" if key is not None else namespace.pattern
+            steps = PROGRESSIVE.get(namespace.type or "", _ANY)
+            yield Violation(
+                "del",
+                Text(
+                    f"DEL of {shown_key} (namespace {namespace.pattern} {declared.en}) frees the whole collection "
+                    f"on the server's main thread: use UNLINK (Redis ≥ 4) to free it in the background, or delete "
+                    f"it progressively with {steps} in small batches",
+                    f"DEL 删除 {shown_key}（命名空间 {namespace.pattern} {declared.zh}）会在主线程上释放整个集合："
+                    f"请改用 UNLINK（Redis ≥ 4）在后台释放，或用 {steps} 小批量渐进删除",
+                ),
+            )
+            return  # one finding per call: the first collection it deletes
+
+
+def _namespaces_of(
+    call: CodeCall, ctx: RuleContext[DeleteCollectionOptions]
+) -> Iterator[tuple[KeyTemplate | None, NamespacePolicy]]:
+    """Each deleted key with its declared namespace (the most specific glob that matches its pattern);
+    the call's own namespace first, which is all there is when no key could be read."""
+    if ctx.namespace is not None:
+        yield (call.keys[0] if call.keys else None), ctx.namespace
+    if not ctx.namespaces:
+        return
+    ordered = sorted(ctx.namespaces, key=lambda ns: specificity(ns.pattern), reverse=True)
+    matcher = GlobMatcher([ns.pattern for ns in ordered])
+    for key in call.keys[1:]:
+        index = matcher.match(key.pattern)
+        if index is not None:
+            yield key, ordered[index]

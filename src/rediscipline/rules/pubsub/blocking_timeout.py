@@ -41,9 +41,10 @@ class BlockingTimeout(CallRule[RuleOptions]):
 
     ## What it does
     Reports blocking pops and moves (BLPOP, BRPOP, BRPOPLPUSH, BLMOVE, BLMPOP, BZPOPMIN, BZPOPMAX,
-    BZMPOP) called without `timeout` (code `no-timeout`: redis-py's default is 0) or with `timeout=0`
-    (code `timeout-zero`), and XREAD / XREADGROUP with `block=0` (code `block-zero`). A timeout written as
-    an expression is not judged. XREAD without `block` does not block and passes.
+    BZMPOP) called without `timeout` (code `no-timeout`: redis-py's default is 0) or with `timeout=0` or
+    `timeout=None` (code `timeout-zero`: redis-py sends 0 for None), and XREAD / XREADGROUP with
+    `block=0` (code `block-zero`). A timeout written as an expression is not judged. XREAD without `block`
+    does not block and passes.
 
     ## Why is this bad?
     A timeout of 0 means "wait for ever". When the connection dies silently (a NAT or load balancer
@@ -86,7 +87,7 @@ class BlockingTimeout(CallRule[RuleOptions]):
                         "timeout=5）并循环读取",
                     ),
                 )
-            elif is_zero(call.literal("timeout")):
+            elif is_zero(call.literal("timeout")) or _literal_none(call, "timeout"):
                 yield Violation(
                     "timeout-zero",
                     Text(
@@ -102,3 +103,8 @@ class BlockingTimeout(CallRule[RuleOptions]):
                     f"{head.zh}的 block=0 {_FOREVER.zh}；请传入以毫秒为单位的 block=（如 block=5000）并循环读取",
                 ),
             )
+
+
+def _literal_none(call: CodeCall, name: str) -> bool:
+    """`timeout=None` written out: redis-py sends 0 for it, which blocks for ever."""
+    return any(key == name and value is None for key, value in call.literals)

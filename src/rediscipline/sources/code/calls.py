@@ -98,7 +98,11 @@ def key_exprs(bound: BoundCall, env: Bindings) -> list[ast.expr]:
         elif _isargument_text(value, env):
             exprs.append(value)  # mget("a") and blpop("queue") accept one key
     if spec.variadic_keys is not None or (spec.key_lists and bound.extra):
-        exprs.extend(e for e in bound.extra if not isinstance(e, ast.Starred))
+        for extra in bound.extra:
+            if isinstance(extra, ast.Starred):  # delete(*[f"k:{i}" for i in ...]): the items' template
+                exprs.extend(element_exprs(extra.value, env) or ())
+            else:
+                exprs.append(extra)
     return exprs
 
 

@@ -38,7 +38,7 @@ from rediscipline.sources.code.receivers import (
 )
 from rediscipline.sources.code.scope import Scope
 from rediscipline.sources.code.table import METHOD_COMMANDS
-from rediscipline.sources.code.values import int_of, is_constant_ttl, literal_of, size_of, template_parts
+from rediscipline.sources.code.values import element_exprs, int_of, is_constant_ttl, literal_of, size_of, template_parts
 
 #: Commands that read or watch a key: a write after one of them in the same function updates a key that exists.
 READ_COMMANDS = frozenset(
@@ -131,7 +131,7 @@ class ModuleExtractor:
             self._assign(node)
         elif isinstance(node, (ast.For, ast.AsyncFor)):
             self._expr(node.iter)
-            self._loop(node.body, size_of(node.iter, self._scope), node.target)
+            self._loop(node.body, size_of(node.iter, self._scope), node.target, node.iter)
             self._statements(node.orelse)
         elif isinstance(node, ast.While):
             self._expr(node.test)
@@ -193,8 +193,16 @@ class ModuleExtractor:
             else:
                 self._expr(target)
 
-    def _loop(self, body: list[ast.stmt], size: int | None, target: ast.expr | None) -> None:
-        if target is not None:
+    def _loop(
+        self, body: list[ast.stmt], size: int | None, target: ast.expr | None, iterable: ast.expr | None = None
+    ) -> None:
+        """A loop body; its variable stands for the iterable's items: the comprehension's element when the
+        iterable is one (`for stream in {keys.readings(d, day) for ...}`), else an unknown value."""
+        items = element_exprs(iterable, self._scope) if iterable is not None else None
+        item = items[0] if items is not None and len(items) == 1 and isinstance(iterable, ast.Name) else None
+        if isinstance(target, ast.Name):
+            self._scope.bind(target.id, item, None)
+        elif target is not None:
             for element in ast.walk(target):
                 if isinstance(element, ast.Name):
                     self._scope.bind(element.id, None, None)
@@ -523,10 +531,7 @@ class ModuleExtractor:
                 if call.command in READ_COMMANDS:
                     read.add(pending.key_ids[0])
             if call.expiry is None and pending.key_ids and call.command not in EXPIRE_COMMANDS:
-                later = next(
-                    (e for e in expires if e.order > pending.order and e.key_ids[:1] == pending.key_ids[:1]),
-                    None,
-                )
+                later = next((e for e in expires if e.order > pending.order and _same_key(pending, e)), None)
                 if later is not None:
                     call = replace(
                         call,
@@ -568,6 +573,16 @@ def _template(parts: list[Part]) -> KeyTemplate:
             else:
                 inferred.append(piece)
     return KeyTemplate(tuple(inferred))
+
+
+def _same_key(write: _Pending, expire: _Pending) -> bool:
+    """Whether an EXPIRE gives the written key its TTL: the same key expression, or, for an EXPIRE run in a
+    loop, a key of the same template (`for stream in written: pipe.expire(stream, ttl)` after the writes)."""
+    if write.key_ids[:1] == expire.key_ids[:1]:
+        return True
+    if expire.call.loop_depth == 0 or not write.call.keys or not expire.call.keys:
+        return False
+    return write.call.keys[0].pattern == expire.call.keys[0].pattern
 
 
 def _key_id(expr: ast.expr, scope: Scope) -> str:

@@ -1,0 +1,1 @@
+"""IoT telemetry service: device shadows, streams of readings, rollups, limits and retention."""

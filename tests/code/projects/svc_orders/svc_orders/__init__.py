@@ -1,0 +1,1 @@
+"""Order and checkout service: carts, stock reservation, coupons and the order lifecycle."""

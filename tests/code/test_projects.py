@@ -57,6 +57,9 @@ PROJECTS = (
     "svc_orders",
     "svc_social",
     "svc_iot",
+    "svc_payments",
+    "svc_search",
+    "svc_gaming",
 )
 #: Config files each project hands to `check` explicitly (relative to the project folder).
 CONFIG_FILES: dict[str, tuple[str, ...]] = {

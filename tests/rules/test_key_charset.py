@@ -50,7 +50,8 @@ def test_offset_known_after_a_measured_placeholder() -> None:
     ("parts", "flagged"),
     [
         ((b"user-", ANY), True),  # f"user-{uid}"
-        ((ANY, b".", ANY), False),  # f"{a}.{b}": a value, not a separator
+        ((ANY, b".", ANY), True),  # f"{a}.{b}": written in code between two expressions, a separator
+        ((Placeholder(SLOT_INT, 2), b".", Placeholder(SLOT_INT, 1)), False),  # a stored 10.5: a value
         ((b"temp:-", ANY), False),  # a sign
         ((b"product:cache:{p.id}",), False),  # document notation for a variable
     ],
@@ -98,11 +99,13 @@ def test_hits_never_look_inside_placeholders() -> None:
         (b"user_id", False),
     ],
 )
-def test_camel_word_is_one_definition_for_key006_and_key007(word: bytes, camel: bool) -> None:
+def test_camel_words_break_both_case_rules(word: bytes, camel: bool) -> None:
+    """004 writes down two rules a camelCase word breaks (§2.1 lower case, §2.3 no camelCase): both report it."""
     assert is_camel_word(word) is camel
     key = KeyTemplate((b"x:" + word,))
     reported_by = {rule_id for rule_id in ("KEY006", "KEY007") if check(rule_id, key)}
-    assert reported_by == ({"KEY007"} if camel else {"KEY006"} if word.lower() != word else set())
+    upper = {"KEY006"} if word.lower() != word else set()
+    assert reported_by == (upper | {"KEY007"} if camel else upper)
 
 
 @pytest.mark.parametrize(

@@ -40,8 +40,9 @@ class CodeCall:
       written there), so a write to it updates a key that likely exists rather than creating one.
     * `constant_ttl`: the TTL given (on the call or by its separate EXPIRE) is a constant expression: no
       random jitter can be in it.
-    * `loop_depth`: enclosing `for`/`while` loops in the same function; `loop_iterations`: how many times the
-      call runs when every enclosing loop's bound is visible (`range(5000)`, a literal list), else None.
+    * `loop_depth`: enclosing loops over items (`for`, comprehensions) in the same function, not `while`
+      loops (retries, polling, consumers); `loop_iterations`: how many times the call runs when every
+      enclosing loop's bound is visible (`range(5000)`, a literal list), else None.
     * `pipelined`: queued on a pipeline rather than sent at once; `transaction`: inside MULTI/EXEC.
     * `queued`: on `execute()` (or the end of a `with` block), how many commands the pipeline holds, when
       every loop that fills it has a visible bound; `unbounded` is True when some loop's bound is unknown.

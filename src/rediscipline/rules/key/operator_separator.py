@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rediscipline.model.finding import Violation
-from rediscipline.model.keyname import KeyTemplate
+from rediscipline.model.keyname import KeyTemplate, Placeholder
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
@@ -24,15 +24,24 @@ class OperatorSeparatorOptions(RuleOptions):
 def _joins_words(hit: LiteralHit) -> bool:
     """True when the character touches literal text on at least one side (`user-1`, `reply.to`).
 
-    Between two variable parts it is part of a value (`10.0.0.1`, `1.5`, a `-` in a range), and next to
-    a placeholder and a separator it is a sign (`temp:-5`), so it is left alone. Inside `{…}` it belongs
-    to a hashtag (judged by the hashtag rules) or to a placeholder in document notation (`{p.id}`).
+    Between two variable parts of a stored key it is part of a value (`10.0.0.1`, `1.5`, a `-` in a
+    range), and next to a placeholder and a separator it is a sign (`temp:-5`), so it is left alone. In
+    code, a character written between two expressions (`f"{base}-{quote}"`) was put there to separate
+    them. Inside `{…}` it belongs to a hashtag (judged by the hashtag rules) or to a placeholder in
+    document notation (`{p.id}`).
     """
     if hit.braced:
         return False
+    if _code_expression(hit.before) and _code_expression(hit.after):
+        return True
     return (isinstance(hit.before, int) and hit.before in _WORDISH) or (
         isinstance(hit.after, int) and hit.after in _WORDISH
     )
+
+
+def _code_expression(neighbour: int | Placeholder | None) -> bool:
+    """A placeholder for an expression written in code (`{uid}`), not a value inferred from a stored key."""
+    return isinstance(neighbour, Placeholder) and not neighbour.known
 
 
 @rule(

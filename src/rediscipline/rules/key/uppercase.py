@@ -10,7 +10,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.common import NAMING_CHECKS, describe_words, is_camel_word, literal_words, snake_case
+from rediscipline.rules.key.common import NAMING_CHECKS, describe_words, literal_words, snake_case
 from rediscipline.rules.options import RuleOptions, option
 
 
@@ -33,13 +33,13 @@ class UppercaseOptions(RuleOptions):
     ),
 )
 class Uppercase(NameRule[UppercaseOptions]):
-    """Reports words with upper-case letters in key names (camelCase words excepted: see KEY007).
+    """Reports words with upper-case letters in key names.
 
     ## What it does
     Splits the literal text of a key name into words (runs of ASCII letters and digits) and reports the
-    words that contain upper-case letters but are not camelCase or PascalCase compounds: `AID`, `User`,
-    `USER_INFO`, `Order`. Words such as `userId` or `UserProfile` (a lower-case letter followed by an
-    upper-case one) are reported by KEY007 camel-case instead, never by both rules.
+    words that contain upper-case letters: `AID`, `User`, `USER_INFO`, `Order`, and camelCase compounds
+    such as `lastSeen` or `UserProfile`, which break both conventions 004 writes down (§2.1 lower case and
+    §2.3 no camelCase): KEY007 camel-case reports them as well, with the word split in snake_case.
 
     With `check-identifiers`, variable parts that had upper-case letters (`user:ABCDEF12-…` uuids, upper-case
     hex hashes and tokens) are reported too, with the code `uppercase-id`.
@@ -79,7 +79,7 @@ class Uppercase(NameRule[UppercaseOptions]):
     Options = UppercaseOptions
 
     def check(self, key: KeyTemplate, key_type: str | None, ctx: RuleContext[UppercaseOptions]) -> Iterator[Violation]:
-        words = [w for w in literal_words(key) if w.lower() != w and not is_camel_word(w)]
+        words = [w for w in literal_words(key) if w.lower() != w]
         if words:
             listed = describe_words(words, snake_case)
             yield Violation(

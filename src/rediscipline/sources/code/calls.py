@@ -39,6 +39,8 @@ FLAG_WORDS = {
     ("zrange", "desc"): b"REV",
 }
 UNKNOWN_ARG = b"?"
+#: Parameters redis-py annotates as mappings of keys that really map members to scores (ZADD).
+MEMBER_MAPPINGS = frozenset({("zadd", "mapping")})
 
 
 @dataclass
@@ -89,6 +91,8 @@ def key_exprs(bound: BoundCall, env: Bindings) -> list[ast.expr]:
         if name in bound.named:
             exprs.append(bound.named[name])
     for name in spec.key_lists:
+        if (bound.method, name) in MEMBER_MAPPINGS:
+            continue
         value = bound.named.get(name)
         if value is None:
             continue

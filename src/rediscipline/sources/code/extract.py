@@ -94,6 +94,8 @@ class ModuleExtractor:
         self._loops: list[tuple[int, int | None]] = []
         self._pending: list[_Pending] = []
         self._handles: dict[int, Handle | None] = {}
+        #: `while` loops: polling, retrying or consuming, not iterating over items (see `_placed`)
+        self._retry_loops: set[int] = set()
         self._qualname = ""
         self._scope = Scope(self.module, None, None)
 
@@ -135,7 +137,7 @@ class ModuleExtractor:
             self._statements(node.orelse)
         elif isinstance(node, ast.While):
             self._expr(node.test)
-            self._loop(node.body, None, None)
+            self._loop(node.body, None, None, retry=True)
             self._statements(node.orelse)
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             for item in node.items:
@@ -194,7 +196,13 @@ class ModuleExtractor:
                 self._expr(target)
 
     def _loop(
-        self, body: list[ast.stmt], size: int | None, target: ast.expr | None, iterable: ast.expr | None = None
+        self,
+        body: list[ast.stmt],
+        size: int | None,
+        target: ast.expr | None,
+        iterable: ast.expr | None = None,
+        *,
+        retry: bool = False,
     ) -> None:
         """A loop body; its variable stands for the iterable's items: the comprehension's element when the
         iterable is one (`for stream in {keys.readings(d, day) for ...}`), else an unknown value."""
@@ -207,6 +215,8 @@ class ModuleExtractor:
                 if isinstance(element, ast.Name):
                     self._scope.bind(element.id, None, None)
         self._loops.append((id(body), size))
+        if retry:
+            self._retry_loops.add(id(body))
         try:
             self._statements(body)
         finally:
@@ -433,13 +443,19 @@ class ModuleExtractor:
         self._emit(CodeCall(method, SUBSCRIBE_METHODS[method], self._location(call), batch=size), ())
 
     def _placed(self, fact: CodeCall) -> CodeCall:
-        """The fact with the loops around it and its function: how often it runs, and where."""
+        """The fact with the loops around it and its function: how often it runs, and where.
+
+        `loop_depth` counts the loops that iterate over items (`for`, comprehensions); a `while` loop
+        retries, polls or consumes (a WATCH retry, a queue worker), so it makes no bulk path of its own, but
+        it still leaves the number of iterations unknown.
+        """
         iterations: int | None = 1
         for _loop, size in self._loops:
             iterations = None if size is None or iterations is None else iterations * size
+        depth = sum(1 for loop, _size in self._loops if loop not in self._retry_loops)
         return replace(
             fact,
-            loop_depth=len(self._loops),
+            loop_depth=depth,
             loop_iterations=iterations if self._loops else None,
             scope=self._qualname,
         )

@@ -39,7 +39,7 @@ class User(object):
 
     def save_info(self, info):
         key = "legacy:userInfo:%s" % self.uid
-        get_conn().set(key, json.dumps(info), ex=USER_TTL + random.randint(0, 600))  # error: KEY007
+        get_conn().set(key, json.dumps(info), ex=USER_TTL + random.randint(0, 600))  # error: KEY007, KEY006
 
     def cache_token(self, token):
         # redis-py 2.x `Redis.setex(name, value, time)` order: value first
@@ -110,7 +110,7 @@ def is_member(gid, uid):
 
 
 def page_views(page, day):
-    return get_cache().get("legacy:pv:%s-%s" % (page, day))
+    return get_cache().get("legacy:pv:%s-%s" % (page, day))  # error: KEY010
 
 
 def count_page_view(page):

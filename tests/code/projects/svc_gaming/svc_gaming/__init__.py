@@ -1,0 +1,1 @@
+"""Game backend: matchmaking, lobbies, presence, leaderboards, daily quests and anti-cheat limits."""

@@ -1,0 +1,1 @@
+"""Payments service: wallets, idempotent payment requests, fraud checks and merchant webhooks."""

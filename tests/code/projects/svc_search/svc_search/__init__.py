@@ -1,0 +1,1 @@
+"""Search service: autocomplete, cached search results and the cache warmers that feed them."""

@@ -135,7 +135,9 @@ def key_seeds(book: SeedBook, write: Writer) -> None:
     book.add("KEY005", "longer-than-128", strings(*(b"search:result:" + _hex(f"s{i}", 144) for i in range(3))))
     book.add("KEY005", "longer-than-128", strings(b"blob:payload:" + _hex("megakey", 1 << 20)))  # 1 MB name
     book.add("KEY006", "uppercase", strings(*(b"USER:account:%d" % i for i in range(1, 4))))
-    book.add("KEY007", "camel-case", strings(*(b"user:lastLogin:%d" % i for i in range(1, 4))))
+    camel = strings(*(b"user:lastLogin:%d" % i for i in range(1, 4)))
+    book.add("KEY007", "camel-case", camel)
+    book.add("KEY006", "uppercase", camel)  # a camelCase word has upper-case letters: both case rules
     book.add("KEY009", "empty", strings(*(b"user::%d" % i for i in range(1, 4))))
     book.add("KEY011", "unclosed", strings(*(b"user:{abc:%d" % i for i in range(1, 4))))
 

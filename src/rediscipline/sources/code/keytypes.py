@@ -25,7 +25,8 @@ LIST_COMMANDS = frozenset(
         "linsert", "lpos", "lmove", "blmove", "blpop", "brpop", "brpoplpush", "rpoplpush", "lmpop", "blmpop",
     }
 )  # fmt: skip
-_PREFIXES = (("h", "hash"), ("z", "zset"), ("x", "stream"), ("bz", "zset"), ("pf", "string"), ("geo", "zset"))
+#: Prefixes of the other families, longest first (`bz…` before `z…`); only commands that name keys get here.
+_PREFIXES = (("geo", "zset"), ("bz", "zset"), ("pf", "string"), ("h", "hash"), ("z", "zset"), ("x", "stream"))
 
 
 def key_type_of(command: str) -> str | None:
@@ -36,9 +37,7 @@ def key_type_of(command: str) -> str | None:
         return "set"
     if command in LIST_COMMANDS:
         return "list"
-    if command in ("hello", "hscan_iter"):
-        return None if command == "hello" else "hash"
-    for prefix, key_type in sorted(_PREFIXES, key=lambda p: -len(p[0])):
+    for prefix, key_type in _PREFIXES:
         if command.startswith(prefix):
             return key_type
     return None

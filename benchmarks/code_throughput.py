@@ -31,18 +31,15 @@ import math
 import os
 import shlex
 import shutil
-import signal
 import statistics
-import subprocess
 import sys
 import sysconfig
 import tempfile
-import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from scan_throughput import run_measured
 from timing import gnu_time
 
 from rediscipline.sources.code.files import FileSelection, find_files
@@ -144,29 +141,6 @@ def executable(name: str) -> str:
     return found
 
 
-def run_once(argv: Sequence[str], timer: str | None, workdir: Path) -> tuple[float, float, int, bytes, str]:
-    """(wall s, peak RSS MB, exit code, stdout, stderr) of one fresh process in its own process group."""
-    out_path, rss_path = workdir / "stdout", workdir / "rss"
-    wrapped = [timer, "-f", "%M", "-o", str(rss_path), *argv] if timer else list(argv)
-    with out_path.open("wb") as out:
-        started = time.perf_counter()
-        proc = subprocess.Popen(
-            wrapped, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.PIPE, cwd=workdir, start_new_session=True
-        )
-        try:
-            _, err = proc.communicate()
-        except BaseException:
-            os.killpg(proc.pid, signal.SIGTERM)  # this run's own group, by its id
-            proc.wait()
-            raise
-        wall = time.perf_counter() - started
-    rss = math.nan
-    if timer and rss_path.exists():
-        words = rss_path.read_text().split()
-        rss = int(words[-1]) / 1024 if words and words[-1].isdigit() else math.nan
-    return wall, rss, proc.returncode, out_path.read_bytes(), err.decode("utf-8", "replace")
-
-
 def read_ours(code: int, stdout: bytes, stderr: str, corpus: Corpus) -> Outcome:
     """Our report: exit 0, or 2 with one `does not parse` / `cannot decode` line per broken file."""
     errors = [line for line in stderr.splitlines() if line.strip()]
@@ -203,8 +177,10 @@ def measure(tools: list[Tool], corpus: Corpus, repeat: int, timer: str | None) -
     for round_number in range(1, repeat + 1):
         for tool in tools:
             with tempfile.TemporaryDirectory(prefix="code-bench-run-") as tmp:
-                wall, rss, code, stdout, stderr = run_once(tool.argv, timer, Path(tmp))
-            outcome = READERS[tool.name](code, stdout, stderr, corpus)
+                report = Path(tmp) / "stdout"
+                run = run_measured(tool.name, tool.argv, timer, stdout=report, cwd=Path(tmp))
+                outcome = READERS[tool.name](run.returncode, report.read_bytes(), run.stderr, corpus)
+            wall, rss = run.wall, run.rss_mb
             tool.runs.append(Run(wall, rss, outcome))
             status = f"  NOT COUNTED: {outcome.problem}" if outcome.problem else ""
             print(

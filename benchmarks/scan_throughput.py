@@ -42,6 +42,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -302,16 +303,23 @@ class Run:
     stderr: str
 
 
-def run_measured(label: str, argv: Sequence[str], timer: str | None) -> Run:
-    """Run argv (stdout discarded) in its own process group, so an interrupt can end all of it by its id."""
-    with tempfile.TemporaryDirectory() as tmp:
+def run_measured(
+    label: str, argv: Sequence[str], timer: str | None, *, stdout: Path | None = None, cwd: Path | None = None
+) -> Run:
+    """Run argv in its own process group, so an interrupt can end all of it by its id.
+
+    Its standard output is discarded, or written to `stdout` when the caller reads the report; `cwd` is
+    the folder it runs in.
+    """
+    with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         report = Path(tmp) / "rss"
         wrapped = [timer, "-f", "%M", "-o", str(report), *argv] if timer else list(argv)
+        sink = stack.enter_context(stdout.open("wb")) if stdout is not None else subprocess.DEVNULL
         peak = [0]
         done = threading.Event()
         started = time.perf_counter()
         proc = subprocess.Popen(
-            wrapped, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+            wrapped, stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.PIPE, cwd=cwd, start_new_session=True
         )
         poller = None
         if not timer:

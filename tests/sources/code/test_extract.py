@@ -258,6 +258,7 @@ def test_databases_chosen_by_pools_urls_and_positional_arguments() -> None:
         a = redis.Redis(connection_pool=pool)
         b = redis.StrictRedis("h", 6379, 3)
         c = redis.from_url("redis://h:6379/0?socket_timeout=1")
+        d = redis.from_url("redis://h:6379?db=6")
         """
     )
     assert [(c.origin.line, c.name, c.args) for c in facts.commands] == [
@@ -265,6 +266,7 @@ def test_databases_chosen_by_pools_urls_and_positional_arguments() -> None:
         (4, "select", (b"5",)),
         (6, "select", (b"3",)),
         (7, "select", (b"0",)),
+        (8, "select", (b"6",)),
     ]
 
 

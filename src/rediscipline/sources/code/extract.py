@@ -39,6 +39,7 @@ from rediscipline.sources.code.receivers import (
 from rediscipline.sources.code.scope import Scope
 from rediscipline.sources.code.table import METHOD_COMMANDS
 from rediscipline.sources.code.values import element_exprs, int_of, is_constant_ttl, literal_of, size_of, template_parts
+from rediscipline.sources.urls import url_database
 
 #: Commands that read or watch a key: a write after one of them in the same function updates a key that exists.
 READ_COMMANDS = frozenset(
@@ -396,11 +397,9 @@ class ModuleExtractor:
         db = next((k.value for k in call.keywords if k.arg == "db"), None)
         if db is None and call.args and isinstance(call.func, ast.Attribute) and call.func.attr == "from_url":
             known, url = literal_of(call.args[0], self._scope)
-            tail = (
-                url.rsplit("/", 1)[-1].split("?")[0] if known and isinstance(url, str) and url.count("/") >= 3 else ""
-            )
-            if tail.isdigit():
-                self._command("select", (tail.encode(),), call)
+            named = url_database(url) if known and isinstance(url, str) else None
+            if named is not None and named.isdigit():
+                self._command("select", (named.encode(),), call)
             return
         named_class = isinstance(call.func, (ast.Name, ast.Attribute)) and not (
             isinstance(call.func, ast.Attribute) and call.func.attr in ("from_url", "from_pool")

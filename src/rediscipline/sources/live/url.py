@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from urllib.parse import quote, unquote, urlsplit
 
 from rediscipline.sources.errors import SourceError
+from rediscipline.sources.urls import url_database
 
 SCHEMES = ("redis", "rediss", "unix")
 DEFAULT_PORT = 6379
@@ -70,7 +71,7 @@ def parse_address(url: str | None, *, username: str | None = None, password_env:
         port = parts.port
     except ValueError:
         raise SourceError(f"bad port in {_redacted(url)}") from None
-    db = _db_of(parts.path if scheme != "unix" else "", parts.query)
+    db = _db_of(url)
     password = unquote(parts.password) if parts.password is not None else None
     if password_env is not None:
         if password_env not in os.environ:
@@ -87,12 +88,9 @@ def parse_address(url: str | None, *, username: str | None = None, password_env:
     return ServerAddress(scheme, parts.hostname, port or DEFAULT_PORT, None, db, user, password, query)
 
 
-def _db_of(path: str, query: str) -> int | None:
-    for item in query.split("&"):
-        if item.startswith("db="):
-            path = item[3:]
-    text = path.strip("/")
-    if not text:
+def _db_of(url: str) -> int | None:
+    text = url_database(url)
+    if text is None:
         return None
     if not text.isdigit():
         raise SourceError(f"bad database {text!r} in the URL: expected a number")

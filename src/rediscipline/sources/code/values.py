@@ -38,7 +38,10 @@ class Bindings(Protocol):
 
 
 def _follow(expr: ast.expr, env: Bindings, depth: int) -> ast.expr | None:
-    """The expression behind a name (or the expression itself), None when the name is unknown or too deep."""
+    """The expression behind a name (or the expression itself), None when the name is unknown or the reading
+    went deeper than MAX_DEPTH (so every reader guards its recursion here)."""
+    if depth > MAX_DEPTH:
+        return None
     while isinstance(expr, (ast.Name, ast.Attribute)):
         if depth >= MAX_DEPTH:
             return None
@@ -92,8 +95,6 @@ def template_parts(expr: ast.expr, env: Bindings, depth: int = 0) -> list[Part] 
     Literals, f-strings, `+`, `%` and `.format` on a literal, `":".join([...])` and `str(...)` are read;
     any other piece becomes an unknown placeholder labelled with its code.
     """
-    if depth > MAX_DEPTH:
-        return None
     target = _follow(expr, env, depth)
     if target is None:
         return None
@@ -240,8 +241,6 @@ def element_exprs(expr: ast.expr, env: Bindings, depth: int = 0) -> list[ast.exp
 
 def size_of(expr: ast.expr, env: Bindings, depth: int = 0) -> int | None:
     """How many items an iterable expression yields, when the code shows it (an upper bound for slices)."""
-    if depth > MAX_DEPTH:
-        return None
     target = _follow(expr, env, depth)
     if target is None:
         return None
@@ -342,7 +341,7 @@ def _call_size(call: ast.Call, env: Bindings, depth: int) -> int | None:
 
 def int_of(expr: ast.expr | None, env: Bindings, depth: int = 0) -> int | None:
     """An integer the code fixes: a literal, a constant name, or arithmetic on them."""
-    if expr is None or depth > MAX_DEPTH:
+    if expr is None:
         return None
     number = number_of(expr, env, depth)
     return int(number) if number is not None and float(number).is_integer() else None
@@ -350,8 +349,6 @@ def int_of(expr: ast.expr | None, env: Bindings, depth: int = 0) -> int | None:
 
 def number_of(expr: ast.expr, env: Bindings, depth: int = 0) -> float | None:
     """A number the code fixes (literals, constants, + - * // /, `timedelta(...)` in seconds)."""
-    if depth > MAX_DEPTH:
-        return None
     target = _follow(expr, env, depth)
     if target is None:
         return None

@@ -401,11 +401,9 @@ class ModuleExtractor:
             if named is not None and named.isdigit():
                 self._command("select", (named.encode(),), call)
             return
-        named_class = isinstance(call.func, (ast.Name, ast.Attribute)) and not (
-            isinstance(call.func, ast.Attribute) and call.func.attr in ("from_url", "from_pool")
-        )
-        named_class = named_class and not _makes_pool(self.module.qualified(call.func))
-        if db is None and named_class and len(call.args) >= POSITIONAL_DB + 1:
+        factory = isinstance(call.func, ast.Attribute) and call.func.attr in ("from_url", "from_pool")
+        constructor = not factory and not _makes_pool(self.module.qualified(call.func))
+        if db is None and constructor and len(call.args) > POSITIONAL_DB:
             db = call.args[POSITIONAL_DB]  # Redis(host, port, db)
         number = int_of(db, self._scope) if db is not None else None
         if number is not None:

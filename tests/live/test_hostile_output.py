@@ -23,10 +23,10 @@ from typing import Any
 import jsonschema
 import pytest
 
+from rediscipline.api.common import settings_for
 from rediscipline.api.keys import KeyInput, check_keys
 from rediscipline.api.live import LiveScanOptions, scan_live
 from rediscipline.api.rdb import RdbScanOptions, scan_rdb
-from rediscipline.api.common import settings_for
 from rediscipline.model.display import NAME_LIMIT, display_bytes
 from rediscipline.model.report import Report
 from rediscipline.render import RENDERERS

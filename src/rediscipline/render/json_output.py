@@ -12,18 +12,26 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
-from rediscipline.model.display import NAME_LIMIT, QUOTE_LIMIT, cut_text, inert, json_safe
+from rediscipline.model.display import NAME_LIMIT, QUOTE_LIMIT, cut_text, inert, is_utf8, json_safe
 from rediscipline.model.finding import Finding
 from rediscipline.model.keyspace import Bucket, TopKey
 from rediscipline.model.location import Location
 from rediscipline.model.report import Report
 from rediscipline.render.names import LongNames, name_fields
+from rediscipline.render.sites import path_bytes, shown_path
 
 SCHEMA = "rediscipline.report"
 
 
+def _path(path: str | None) -> str | None:
+    """A path as given, or its display form when the OS gave bytes that are not UTF-8 (JSON cannot hold them)."""
+    if path is None or is_utf8(path_bytes(path)):
+        return path
+    return shown_path(path)
+
+
 def _location(location: Location) -> dict[str, Any]:
-    out: dict[str, Any] = {"source": location.source, "path": location.path}
+    out: dict[str, Any] = {"source": location.source, "path": _path(location.path)}
     if location.line is not None:
         out["line"] = location.line
     if location.column is not None:
@@ -152,10 +160,10 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
         "tool": {"name": "rediscipline", "version": report.run.tool_version},
         "run": {
             "command": report.run.command,
-            "inputs": list(report.run.inputs),
+            "inputs": [_path(path) for path in report.run.inputs],
             "preset": report.run.preset,
             "overlays": list(report.run.overlays),
-            "config_file": report.run.config_file,
+            "config_file": _path(report.run.config_file),
             "rules_enabled": report.run.rules_enabled,
             "lang": lang,
         },

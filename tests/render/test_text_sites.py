@@ -11,7 +11,7 @@ import pytest
 
 from rediscipline.model.report import Report
 from rediscipline.render import RENDERERS
-from rediscipline.render.sites import inert, relative_path
+from rediscipline.render.sites import relative_path
 from tests.render.site_reports import clean_check_report, code_report, config_report, live_report
 from tests.render.test_snapshots import _check
 
@@ -87,11 +87,6 @@ def test_other_reports_keep_their_layout() -> None:
     text = _text(live_report())
     assert text.startswith("rediscipline 0.1.0 · scan")
     assert "Rules broken" not in text
-
-
-def test_inert_escapes_controls_only() -> None:
-    assert inert("plain `a\\x1b` 中文 text") == "plain `a\\x1b` 中文 text"
-    assert inert("a\x1b[31m\tb\nc\u202ed\x85") == "a\\x1b[31m\\tb\\nc\\u202ed\\x85"
 
 
 def test_relative_path() -> None:

@@ -5,9 +5,11 @@ the runner show the finding on the pull request's diff. Errors become `::error`,
 notes `::notice`. Findings with no place in a source or config file (keys on a server or in a dump) carry
 no `file` property and are shown on the run's summary instead.
 
-Escaping is GitHub's (the runner's `escapeData` / `escapeProperty`): `%`, CR and LF in the message; also
-`:` and `,` in property values. Control characters are escaped before that, so a key holding a terminal
-escape sequence cannot reach the log as one.
+Escaping is in two steps. Names, paths and messages are first shown as every renderer shows them
+(`model.display`: control, bidi and format characters as visible escapes, bounded lengths), so a key
+holding a terminal escape sequence cannot reach the log as one. Then GitHub's own escaping (the runner's
+`escapeData` / `escapeProperty`): `%`, CR and LF in the message; also `:` and `,` in property values, so
+neither `::` nor `%0A` in a key can end the command or start another.
 """
 
 from __future__ import annotations
@@ -15,14 +17,13 @@ from __future__ import annotations
 import os
 from typing import TextIO
 
-from rediscipline.model.display import display_bytes
+from rediscipline.model.display import NAME_LIMIT, display_bytes, inert
 from rediscipline.model.finding import Finding
 from rediscipline.model.report import Report
 from rediscipline.model.severity import Severity
-from rediscipline.render.sites import inert, is_site, relative_path, shown_path
+from rediscipline.render.sites import is_site, relative_path, shown_path
 
 COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "notice"}
-NAME_LIMIT = 100
 
 
 def escape_data(text: str) -> str:

@@ -1,32 +1,37 @@
 """JSON output, schema `rediscipline.report` version 1 (documented in docs/json-report.md).
 
-Keys and patterns are bytes: each is written as display text, plus `*_b64` holding the exact bytes when
-they are not valid UTF-8. Messages are given in the chosen language and in both.
+Keys and patterns are bytes, written by `render.names`: exact text when short and UTF-8, else bounded
+display text with `*_b64` (not UTF-8) or `*_length` and `*_ref` into `long_names` (cut), so the exact bytes
+of a long key are in the report once. Messages are given in the chosen language and in both, escaped and
+bounded by `model.display.inert`; other outside strings are bounded by `cut_text`, and the document passes
+`json_safe`, so no control or bidi character is written raw.
 """
 
 from __future__ import annotations
 
-import base64
 import json
 from typing import Any, TextIO
 
-from rediscipline.model.display import display_bytes, is_utf8
+from rediscipline.model.display import NAME_LIMIT, QUOTE_LIMIT, cut_text, inert, is_utf8, json_safe
 from rediscipline.model.finding import Finding
 from rediscipline.model.keyspace import Bucket, TopKey
 from rediscipline.model.location import Location
 from rediscipline.model.report import Report
+from rediscipline.render.names import LongNames, name_fields
+from rediscipline.render.sites import path_bytes, shown_path
 
 SCHEMA = "rediscipline.report"
 
 
-def _name(prefix: str, data: bytes) -> dict[str, str]:
-    if is_utf8(data):
-        return {prefix: data.decode("utf-8")}
-    return {prefix: display_bytes(data), f"{prefix}_b64": base64.b64encode(data).decode("ascii")}
+def _path(path: str | None) -> str | None:
+    """A path as given, or its display form when the OS gave bytes that are not UTF-8 (JSON cannot hold them)."""
+    if path is None or is_utf8(path_bytes(path)):
+        return path
+    return shown_path(path)
 
 
 def _location(location: Location) -> dict[str, Any]:
-    out: dict[str, Any] = {"source": location.source, "path": location.path}
+    out: dict[str, Any] = {"source": location.source, "path": _path(location.path)}
     if location.line is not None:
         out["line"] = location.line
     if location.column is not None:
@@ -36,7 +41,7 @@ def _location(location: Location) -> dict[str, Any]:
     return out
 
 
-def _finding(finding: Finding, report: Report, lang: str) -> dict[str, Any]:
+def _finding(finding: Finding, report: Report, lang: str, long_names: LongNames) -> dict[str, Any]:
     meta = report.rules.get(finding.rule_id)
     out: dict[str, Any] = {
         "rule": finding.rule_id,
@@ -44,22 +49,22 @@ def _finding(finding: Finding, report: Report, lang: str) -> dict[str, Any]:
         "family": meta.family if meta else None,
         "severity": finding.severity.label,
         "code": finding.code,
-        "message": finding.message.in_(lang),
-        "messages": {"en": finding.message.en, "zh": finding.message.zh},
+        "message": inert(finding.message.in_(lang)),
+        "messages": {"en": inert(finding.message.en), "zh": inert(finding.message.zh)},
     }
     if finding.pattern is not None:
-        out.update(_name("pattern", finding.pattern))
+        out.update(name_fields("pattern", finding.pattern))
     if finding.subject is not None:
-        out["subject"] = finding.subject
+        out["subject"] = cut_text(finding.subject, NAME_LIMIT)
     out["count"] = finding.count
     if finding.estimate is not None:
         value, low, high = finding.estimate
         out["estimate"] = {"count": round(value), "ci95": [round(low), round(high)]}
     if finding.worst is not None:
         out["worst"] = finding.worst
-    out["namespace"] = finding.namespace
+    out["namespace"] = None if finding.namespace is None else cut_text(finding.namespace, NAME_LIMIT)
     out["location"] = _location(finding.location)
-    out["examples"] = [{**_name("key", e.name), **_location(e.location)} for e in finding.examples]
+    out["examples"] = [{**name_fields("key", e.name, long_names), **_location(e.location)} for e in finding.examples]
     out["fingerprint"] = finding.fingerprint
     return out
 
@@ -69,36 +74,41 @@ def _server(report: Report) -> dict[str, Any] | None:
     if server is None:
         return None
     return {
-        "address": server.address,
-        "flavor": server.flavor,
-        "version": server.version,
-        "role": server.role,
+        "address": cut_text(server.address),
+        "flavor": cut_text(server.flavor, QUOTE_LIMIT),
+        "version": cut_text(server.version, QUOTE_LIMIT),
+        "role": None if server.role is None else cut_text(server.role),
         "used_memory": server.used_memory,
         "maxmemory": server.maxmemory,
-        "maxmemory_policy": server.maxmemory_policy,
+        "maxmemory_policy": None if server.maxmemory_policy is None else cut_text(server.maxmemory_policy, QUOTE_LIMIT),
         "databases": {str(db): keys for db, keys in server.dbs},
-        "unavailable": dict(server.unavailable),
+        "unavailable": {cut_text(check, QUOTE_LIMIT): cut_text(reason) for check, reason in server.unavailable},
         "resume_cursor": server.resume_cursor,
     }
 
 
 def _buckets(buckets: tuple[Bucket, ...], name: str) -> list[dict[str, Any]]:
-    return [{name: b.label, "keys": b.keys, "memory": b.memory} for b in buckets]
+    return [{name: cut_text(b.label, NAME_LIMIT), "keys": b.keys, "memory": b.memory} for b in buckets]
 
 
-def _top_key(key: TopKey) -> dict[str, Any]:
+def _word(text: str | None) -> str | None:
+    """A type or encoding name as the server gave it (a module may name its type anything)."""
+    return None if text is None else cut_text(text, QUOTE_LIMIT)
+
+
+def _top_key(key: TopKey, long_names: LongNames) -> dict[str, Any]:
     return {
-        **_name("key", key.name),
+        **name_fields("key", key.name, long_names),
         "db": key.db,
-        "type": key.type,
+        "type": _word(key.type),
         "memory": key.memory,
         "length": key.length,
         "ttl_ms": key.ttl_ms,
-        "encoding": key.encoding,
+        "encoding": _word(key.encoding),
     }
 
 
-def _keyspace(report: Report) -> dict[str, Any] | None:
+def _keyspace(report: Report, long_names: LongNames) -> dict[str, Any] | None:
     keyspace = report.stats.keyspace
     if keyspace is None:
         return None
@@ -113,15 +123,15 @@ def _keyspace(report: Report) -> dict[str, Any] | None:
         "memory_ttl_coverage": keyspace.memory_ttl_coverage,
         "skipped": keyspace.skipped,
         "by_type": [
-            {"type": t.type, "keys": t.keys, "memory": t.memory, "elements": t.elements, "with_ttl": t.with_ttl}
+            {"type": _word(t.type), "keys": t.keys, "memory": t.memory, "elements": t.elements, "with_ttl": t.with_ttl}
             for t in keyspace.by_type
         ],
         "by_db": _buckets(keyspace.by_db, "db"),
         "ttl_histogram": _buckets(keyspace.ttl_histogram, "bucket"),
         "namespaces": _buckets(keyspace.namespaces, "namespace"),
         "encodings": _buckets(keyspace.encodings, "encoding"),
-        "top_by_memory": [_top_key(k) for k in keyspace.top_by_memory],
-        "top_by_length": [_top_key(k) for k in keyspace.top_by_length],
+        "top_by_memory": [_top_key(k, long_names) for k in keyspace.top_by_memory],
+        "top_by_length": [_top_key(k, long_names) for k in keyspace.top_by_length],
         "sampling": None
         if sampling is None
         else {
@@ -141,16 +151,19 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
         by_family[family] = by_family.get(family, 0) + 1
     stats = report.stats
     worst = report.max_severity()
+    long_names = LongNames()
+    keyspace = _keyspace(report, long_names)
+    findings = [_finding(f, report, lang, long_names) for f in report.findings]
     return {
         "schema": SCHEMA,
         "schema_version": report.schema_version,
         "tool": {"name": "rediscipline", "version": report.run.tool_version},
         "run": {
             "command": report.run.command,
-            "inputs": list(report.run.inputs),
+            "inputs": [_path(path) for path in report.run.inputs],
             "preset": report.run.preset,
             "overlays": list(report.run.overlays),
-            "config_file": report.run.config_file,
+            "config_file": _path(report.run.config_file),
             "rules_enabled": report.run.rules_enabled,
             "lang": lang,
         },
@@ -168,9 +181,9 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
             "score": stats.score,
         },
         "server": _server(report),
-        "keyspace": _keyspace(report),
-        "top_patterns": [{**_name("pattern", p.pattern), "count": p.count} for p in stats.top_patterns],
-        "findings": [_finding(f, report, lang) for f in report.findings],
+        "keyspace": keyspace,
+        "top_patterns": [{**name_fields("pattern", p.pattern), "count": p.count} for p in stats.top_patterns],
+        "findings": findings,
         "rules": {
             rule_id: {
                 "slug": meta.slug,
@@ -183,12 +196,13 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
             }
             for rule_id, meta in sorted(report.rules.items())
         },
-        "notes": [note.in_(lang) for note in report.notes],
+        "notes": [inert(note.in_(lang)) for note in report.notes],
+        "long_names": long_names.table(),
     }
 
 
 def render_json(report: Report, stream: TextIO, lang: str = "en", color: bool = False) -> None:
-    json.dump(report_to_dict(report, lang), stream, ensure_ascii=False, indent=2)
+    stream.write(json_safe(json.dumps(report_to_dict(report, lang), ensure_ascii=False, indent=2)))
     stream.write("\n")
 
 

@@ -5,6 +5,11 @@ paths relative to the repository root (`%SRCROOT%`), regions with 1-based lines 
 fingerprint in `partialFingerprints` so an alert keeps its identity when lines move. Findings about key
 patterns on a server or in a dump have no line of source: they get a logical location (and the dump or key
 file as an artifact without a region). At most 25,000 results per run, the most severe first.
+
+Result messages are plain text (`message.text`; no result carries a Markdown message): escaped and bounded
+by `model.display.inert`, with literal `[` and `]` escaped as SARIF requires of plain-text messages, so a
+key like `[x](https://…)` cannot become an embedded link. Names are written by `render.names` (bounded; a
+cut example key has its length, and its exact bytes are in the JSON report).
 """
 
 from __future__ import annotations
@@ -15,17 +20,17 @@ from pathlib import PurePath
 from typing import Any, TextIO
 from urllib.parse import quote
 
+from rediscipline.model.display import NAME_LIMIT, cut_text, inert, json_safe
 from rediscipline.model.finding import Finding
 from rediscipline.model.location import SOURCE_KEYS, SOURCE_RDB, Location
 from rediscipline.model.report import Report, RuleMeta
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.render.names import name_fields
 from rediscipline.render.sites import (
     SITE_SOURCES,
-    inert,
     is_file_path,
     is_site,
-    name_fields,
     path_bytes,
     relative_path,
     shown_path,
@@ -115,10 +120,15 @@ def _region(location: Location) -> dict[str, int] | None:
     return region
 
 
+def message_text(text: str) -> str:
+    """A plain-text SARIF message: escaped and bounded, `[` and `]` escaped so no embedded link is formed."""
+    return inert(text).replace("[", "\\[").replace("]", "\\]")
+
+
 def _subject_name(finding: Finding) -> str | None:
     if finding.pattern is not None:
-        return name_fields("pattern", finding.pattern)["pattern"]
-    return finding.subject
+        return str(name_fields("pattern", finding.pattern)["pattern"])
+    return None if finding.subject is None else cut_text(finding.subject, NAME_LIMIT)
 
 
 def _location(finding: Finding, cwd: str) -> dict[str, Any]:
@@ -150,7 +160,7 @@ def _result(finding: Finding, index: dict[str, int], lang: str, cwd: str) -> dic
     if finding.rule_id in index:
         result["ruleIndex"] = index[finding.rule_id]
     result["level"] = LEVEL[finding.severity]
-    result["message"] = {"text": inert(finding.message.in_(lang))}  # shown as is by viewers: no controls
+    result["message"] = {"text": message_text(finding.message.in_(lang))}
     result["locations"] = [_location(finding, cwd)]
     result["partialFingerprints"] = {FINGERPRINT_KEY: finding.fingerprint}
     properties: dict[str, Any] = {"code": finding.code}
@@ -158,9 +168,9 @@ def _result(finding: Finding, index: dict[str, int], lang: str, cwd: str) -> dic
         properties.update(name_fields("pattern", finding.pattern))
         properties["count"] = finding.count
     if finding.subject is not None:
-        properties["subject"] = finding.subject
+        properties["subject"] = cut_text(finding.subject, NAME_LIMIT)
     if finding.namespace is not None:
-        properties["namespace"] = finding.namespace
+        properties["namespace"] = cut_text(finding.namespace, NAME_LIMIT)
     if finding.examples and finding.location.source not in SITE_SOURCES:
         properties["examples"] = [name_fields("key", e.name) for e in finding.examples]
     result["properties"] = properties
@@ -187,7 +197,7 @@ def _run_properties(report: Report, lang: str) -> dict[str, Any]:
         "lang": lang,
     }
     if report.stats.server is not None:
-        properties["server"] = report.stats.server.address
+        properties["server"] = cut_text(report.stats.server.address)
     return properties
 
 
@@ -198,7 +208,7 @@ def sarif_log(report: Report, lang: str = "en", cwd: str | None = None) -> dict[
     index = {meta.id: position for position, meta in enumerate(metas)}
     kept = _kept(report.findings)
     results = [_result(finding, index, lang, root) for finding in kept]
-    notifications = [{"level": "note", "message": {"text": note.in_(lang)}} for note in report.notes]
+    notifications = [{"level": "note", "message": {"text": message_text(note.in_(lang))}} for note in report.notes]
     dropped = len(report.findings) - len(kept)
     if dropped:
         text = TRUNCATED.in_(lang).format(dropped=dropped, total=len(report.findings), limit=MAX_RESULTS)
@@ -236,8 +246,8 @@ def _under_srcroot(result: dict[str, Any]) -> bool:
 
 
 def render_sarif(report: Report, stream: TextIO, lang: str = "en", color: bool = False) -> None:
-    json.dump(sarif_log(report, lang), stream, ensure_ascii=False, indent=2)
+    stream.write(json_safe(json.dumps(sarif_log(report, lang), ensure_ascii=False, indent=2)))
     stream.write("\n")
 
 
-__all__ = ["MAX_RESULTS", "SARIF_SCHEMA", "artifact_location", "render_sarif", "sarif_log"]
+__all__ = ["MAX_RESULTS", "SARIF_SCHEMA", "artifact_location", "message_text", "render_sarif", "sarif_log"]

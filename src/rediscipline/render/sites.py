@@ -8,18 +8,15 @@ happened to be read, so these renderers never treat it as a place in source.
 
 from __future__ import annotations
 
-import base64
 import os
 import posixpath
-import unicodedata
 from pathlib import PurePath, PurePosixPath, PureWindowsPath
 
-from rediscipline.model.display import display_bytes, is_utf8
+from rediscipline.model.display import PATH_LIMIT, display_bytes
 from rediscipline.model.finding import Finding
 from rediscipline.model.location import SOURCE_CODE, SOURCE_CONFIG, Location
 
 SITE_SOURCES = frozenset({SOURCE_CODE, SOURCE_CONFIG})
-_SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
 def is_file_path(path: str | None) -> bool:
@@ -41,8 +38,8 @@ def path_bytes(path: str) -> bytes:
 
 
 def shown_path(path: str) -> str:
-    """A path safe to print: control characters and undecodable bytes escaped like key names."""
-    return display_bytes(path_bytes(path))
+    """A path safe to print: control characters and undecodable bytes escaped like key names, bounded."""
+    return display_bytes(path_bytes(path), PATH_LIMIT)
 
 
 def relative_path(path: str, cwd: str) -> tuple[str, bool]:
@@ -62,39 +59,6 @@ def relative_path(path: str, cwd: str) -> tuple[str, bool]:
             return normal.as_posix(), False
     text = posixpath.normpath(pure.as_posix())
     return text, True
-
-
-def inert(text: str) -> str:
-    """Message text with control and invisible formatting characters escaped, everything else as is.
-
-    Rules already escape the key names they quote; this only guards the terminal and CI logs against a
-    stray escape sequence or bidi override (unlike `display_bytes`, it leaves backslashes alone, so an
-    already escaped `\\x1b` is not escaped twice).
-    """
-    if text.isprintable():
-        return text
-    out: list[str] = []
-    for ch in text:
-        if ch.isprintable():
-            out.append(ch)
-            continue
-        code = ord(ch)
-        if ch in _SHORT_ESCAPES:
-            out.append(_SHORT_ESCAPES[ch])
-        elif code < 0x100 and unicodedata.category(ch) == "Cc":
-            out.append(f"\\x{code:02x}")
-        elif unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"):
-            out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
-        else:  # other separators (no-break spaces, ideographic space): visible enough as they are
-            out.append(ch)
-    return "".join(out)
-
-
-def name_fields(prefix: str, data: bytes) -> dict[str, str]:
-    """A key or pattern as the JSON report writes it: exact text, or display text plus `*_b64` bytes."""
-    if is_utf8(data):
-        return {prefix: data.decode("utf-8")}
-    return {prefix: display_bytes(data), f"{prefix}_b64": base64.b64encode(data).decode("ascii")}
 
 
 def where(location: Location) -> str:

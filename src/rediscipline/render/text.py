@@ -3,8 +3,11 @@
 Findings at places in files (`check` of code and config) are printed one line each, by file, by
 `text_sites`, and the summary follows them, as linters do.
 
-Every key and pattern goes through `display_bytes` and into rich `Text` objects (never markup), so a key
-holding a terminal escape sequence or rich markup is shown as inert text.
+Everything printed goes into rich `Text` objects (never markup: the console has markup, emoji and
+highlighting off as well), and everything that someone else wrote goes through `model.display` first:
+keys and patterns through `display_bytes`, messages and notes through `inert`, paths and server strings
+through `display_text`. So a key holding a terminal escape sequence, a bidi override or rich markup is
+shown as visible, bounded text.
 """
 
 from __future__ import annotations
@@ -16,27 +19,26 @@ from typing import TextIO
 from rich.console import Console
 from rich.text import Text as RichText
 
-from rediscipline.model.display import display_bytes
+from rediscipline.model.display import NAME_LIMIT, QUOTE_LIMIT, display_bytes, display_text, inert
 from rediscipline.model.finding import Finding
 from rediscipline.model.location import SOURCE_LIVE, SOURCE_RDB, Location
 from rediscipline.model.report import Report
 from rediscipline.model.severity import Severity
 from rediscipline.render.labels import SEVERITY, label
-from rediscipline.render.sites import is_site
+from rediscipline.render.sites import is_site, shown_path
 from rediscipline.render.text_live import keyspace_section, score_line, server_line
 from rediscipline.render.text_sites import site_count, site_lines
 
 STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.NOTE: "cyan"}
 MARK = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.NOTE: "●"}
-NAME_LIMIT = 100
 
 
 def _location_text(location: Location) -> str:
     if location.source == SOURCE_LIVE:  # the server is in the header; an example only needs its database
         return f"db{location.db}" if location.db is not None else ""
     if location.source == SOURCE_RDB:  # the dumps are in the header: the file's name and the database
-        return f"{os.path.basename(location.path or '')} db{location.db or 0}"
-    path = location.path or ""
+        return f"{shown_path(os.path.basename(location.path or ''))} db{location.db or 0}"
+    path = shown_path(location.path or "")
     return f"{path}:{location.line}" if location.line is not None else path
 
 
@@ -46,9 +48,9 @@ def _summary(report: Report, console: Console, lang: str, sites: bool = False) -
     stats = report.stats
     head = RichText()
     head.append(f"rediscipline {report.run.tool_version}", style="bold")
-    head.append(f" · {report.run.command} · {label('preset', lang)} {report.run.preset}")
+    head.append(f" · {report.run.command} · {label('preset', lang)} {display_text(report.run.preset, QUOTE_LIMIT)}")
     if report.run.overlays:
-        head.append(" + " + " + ".join(report.run.overlays))
+        head.append(" + " + " + ".join(display_text(overlay, QUOTE_LIMIT) for overlay in report.run.overlays))
     head.append(f" · {report.run.rules_enabled} {label('rules', lang)}")
     console.print(head)
     if stats.server is not None:
@@ -96,9 +98,9 @@ def _finding(finding: Finding, console: Console, lang: str) -> None:
             line.append("  " + label("estimate", lang, value=value, low=low, high=high), style="magenta")
     elif finding.examples or finding.count > 1:  # a command: how often it ran
         line.append(f"{finding.count:,} {label('call' if finding.count == 1 else 'calls', lang)}", style="magenta")
-    line.append("  " + finding.message.in_(lang))
+    line.append("  " + inert(finding.message.in_(lang)))
     if finding.namespace:
-        line.append(f"  [{label('namespace', lang)} {finding.namespace}]", style="dim")
+        line.append(f"  [{label('namespace', lang)} {inert(finding.namespace, NAME_LIMIT)}]", style="dim")
     console.print(line)
     if finding.examples:
         examples = RichText(f"      {label('examples', lang)} ", style="dim")
@@ -157,7 +159,7 @@ def _notes(report: Report, console: Console, lang: str) -> None:
         console.print()
         console.print(RichText(label("notes", lang), style="bold"))
         for note in report.notes:
-            console.print(RichText("  " + note.in_(lang)))
+            console.print(RichText("  " + inert(note.in_(lang))))
 
 
 def _render_sites(report: Report, console: Console, lang: str) -> None:
@@ -189,4 +191,4 @@ def render_text(report: Report, stream: TextIO, lang: str = "en", color: bool = 
     _notes(report, console, lang)
     server = report.stats.server
     if server is not None and server.resume_cursor:
-        console.print(RichText(label("resume", lang, cursor=server.resume_cursor), style="bold"))
+        console.print(RichText(label("resume", lang, cursor=display_text(server.resume_cursor)), style="bold"))

@@ -6,24 +6,29 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text as RichText
 
-from rediscipline.model.display import display_bytes
+from rediscipline.model.display import QUOTE_LIMIT, display_bytes, display_text, inert
 from rediscipline.model.keyspace import KeyspaceStats, TopKey
 from rediscipline.model.report import Report, ServerSummary
 from rediscipline.render.labels import label
 from rediscipline.render.units import human_bytes, human_count, share
 
-NAME_LIMIT = 80
 TOP_ROWS = 10
 
 
+def _word(text: str | None) -> str:
+    """A short name the server gave (type, encoding, version, policy), escaped and bounded; `?` when unknown."""
+    return "?" if text is None else display_text(text, QUOTE_LIMIT)
+
+
 def server_line(server: ServerSummary, lang: str) -> RichText:
-    role = f" ({server.role})" if server.role else ""
-    line = RichText(f"{label('server', lang)}: {server.flavor} {server.version}{role} · {server.address}")
+    role = f" ({display_text(server.role)})" if server.role else ""
+    flavor, version, address = _word(server.flavor), _word(server.version), display_text(server.address)
+    line = RichText(f"{label('server', lang)}: {flavor} {version}{role} · {address}")
     memory = f" · used {human_bytes(server.used_memory)}"
     if server.maxmemory is not None:
         memory += f" / maxmemory {human_bytes(server.maxmemory) if server.maxmemory else '0 (unset)'}"
     if server.maxmemory_policy:
-        memory += f" · {server.maxmemory_policy}"
+        memory += f" · {_word(server.maxmemory_policy)}"
     line.append(memory, style="dim")
     if server.dbs:
         line.append(" · " + ", ".join(f"db{db} {keys:,}" for db, keys in server.dbs), style="dim")
@@ -41,24 +46,25 @@ def score_line(report: Report, lang: str) -> RichText | None:
 
 
 def _table(console: Console, title: str, headers: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
-    table = Table(title=title, title_justify="left", title_style="bold", box=None, pad_edge=False)
+    """A table of cells already escaped by the caller; each cell is a rich Text, never parsed as markup."""
+    table = Table(title=RichText(title), title_justify="left", title_style="bold", box=None, pad_edge=False)
     for index, header in enumerate(headers):
-        table.add_column(header, justify="right" if index else "left", overflow="fold")
+        table.add_column(RichText(header), justify="right" if index else "left", overflow="fold")
     for row in rows:
-        table.add_row(*row)
+        table.add_row(*(RichText(cell) for cell in row))
     console.print(table)
 
 
 def _top(keys: tuple[TopKey, ...]) -> list[tuple[str, ...]]:
     return [
         (
-            display_bytes(key.name, NAME_LIMIT),
+            display_bytes(key.name, QUOTE_LIMIT),
             f"db{key.db or 0}",
-            key.type or "?",
+            _word(key.type),
             human_bytes(key.memory),
             f"{key.length:,}" if key.length is not None else "?",
             "-" if key.ttl_ms is None or key.ttl_ms < 0 else f"{key.ttl_ms // 1000:,} s",
-            key.encoding or "?",
+            _word(key.encoding),
         )
         for key in keys[:TOP_ROWS]
     ]
@@ -103,7 +109,7 @@ def keyspace_section(keyspace: KeyspaceStats, console: Console, lang: str) -> No
         ("type", "keys", memory_header, "elements", "with TTL"),
         [
             (
-                t.type,
+                _word(t.type),
                 f"{t.keys:,}",
                 human_bytes(t.memory),
                 f"{t.elements:,}",
@@ -124,7 +130,9 @@ def keyspace_section(keyspace: KeyspaceStats, console: Console, lang: str) -> No
         console,
         label("top-namespaces", lang),
         ("namespace", "keys", memory_header),
-        [(b.label, f"{b.keys:,}", human_bytes(b.memory)) for b in keyspace.namespaces[:TOP_ROWS]],
+        # A namespace is a declared glob or the first level of a pattern (its bytes already `\xNN`-escaped
+        # where they are not UTF-8): `inert` escapes what else could act on a terminal and bounds it.
+        [(inert(b.label, QUOTE_LIMIT), f"{b.keys:,}", human_bytes(b.memory)) for b in keyspace.namespaces[:TOP_ROWS]],
     )
     headers = ("key", "db", "type", memory_header, "length", "TTL", "encoding")
     for title, keys in (("top-memory", keyspace.top_by_memory), ("top-length", keyspace.top_by_length)):

@@ -15,16 +15,15 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.text import Text as RichText
 
-from rediscipline.model.display import display_bytes
+from rediscipline.model.display import NAME_LIMIT, display_bytes, inert
 from rediscipline.model.finding import Finding
 from rediscipline.model.report import Report
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.render.labels import SEVERITY
-from rediscipline.render.sites import inert, shown_path
+from rediscipline.render.sites import shown_path
 
 STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.NOTE: "cyan"}
-NAME_LIMIT = 100
 LABELS = {
     "no-findings": Text(
         "No findings: every call and setting follows the enabled rules.",

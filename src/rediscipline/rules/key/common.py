@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from rediscipline.model.display import display_bytes
+from rediscipline.model.display import QUOTE_LIMIT, display_bytes, display_text
 from rediscipline.model.keyname import KeyTemplate, Part, Placeholder, Segment, render_parts
 from rediscipline.model.text import Text
 
@@ -32,8 +32,8 @@ def segment_words(segment: Segment) -> list[bytes]:
 
 
 def show(data: bytes, limit: int = 60) -> str:
-    """Key text for a message: escaped, truncated."""
-    return display_bytes(data, limit)
+    """Key text for a message: escaped, cut after `limit` characters with the full length (`model.display`)."""
+    return display_bytes(data, min(limit, QUOTE_LIMIT))
 
 
 def describe_byte(byte: int) -> str:
@@ -195,11 +195,22 @@ def snake_case(word: bytes) -> str:
     return split.lower().decode("ascii")
 
 
+def _word_and_fix(word: bytes, fix: Callable[[bytes], str]) -> tuple[str, str]:
+    """A word as a message quotes it, and its fix: both bounded, so a 1 MB word costs a message ~200 bytes.
+
+    A long word is shown as its head and its length (`AAAA…(1,048,576 bytes)`); its fix is the fix of
+    that head followed by `…`, computed on the head only.
+    """
+    if len(word) <= QUOTE_LIMIT:
+        return word.decode("ascii"), fix(word)
+    return show(word, QUOTE_LIMIT), fix(word[:QUOTE_LIMIT]) + "…"
+
+
 def describe_words(words: Sequence[bytes], fix: Callable[[bytes], str], limit: int = 4) -> Text:
     """`` `userId` (→ `user_id`), `AID` (→ `aid`) `` / `` `userId`（改为 `user_id`） ``: words with their fix."""
-    shown = words[:limit]
-    en = ", ".join(f"`{w.decode('ascii')}` (→ `{fix(w)}`)" for w in shown)
-    zh = "、".join(f"`{w.decode('ascii')}`（改为 `{fix(w)}`）" for w in shown)
+    shown = [_word_and_fix(w, fix) for w in words[:limit]]
+    en = ", ".join(f"`{word}` (→ `{fixed}`)" for word, fixed in shown)
+    zh = "、".join(f"`{word}`（改为 `{fixed}`）" for word, fixed in shown)
     if len(words) > limit:
         en += f" and {len(words) - limit} more"
         zh += f" 等 {len(words)} 个"
@@ -229,9 +240,11 @@ def has_unknown(segment: Segment) -> bool:
     return any(isinstance(part, Placeholder) and not part.known for part in segment.parts)
 
 
-def quoted(items: Iterable[str]) -> str:
-    """`a`, `b` for a message, each item once, in first-seen order."""
-    return ", ".join(f"`{item}`" for item in dict.fromkeys(items))
+def quoted(items: Iterable[str], limit: int = 5) -> str:
+    """`a`, `b` for a message, each item once, in first-seen order; at most `limit` items, each bounded."""
+    distinct = list(dict.fromkeys(items))
+    text = ", ".join(f"`{display_text(item, QUOTE_LIMIT)}`" for item in distinct[:limit])
+    return text + (f" (+{len(distinct) - limit})" if len(distinct) > limit else "")
 
 
 # -- group B helpers (levels, hashtags, cluster slots) --

@@ -1,0 +1,1 @@
+"""metering: usage counters, quotas, rankings and monthly exports."""

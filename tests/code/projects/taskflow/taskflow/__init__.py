@@ -1,0 +1,1 @@
+"""taskflow: queues, delayed jobs and workers on one Redis."""

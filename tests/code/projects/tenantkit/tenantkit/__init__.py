@@ -1,0 +1,1 @@
+"""tenantkit: one Redis keyspace shared by tenants, each under its own slug."""

@@ -86,6 +86,10 @@ def _finish(code: int) -> int:
         _Interrupts.received = True
     if _Interrupts.received:
         _report()
+        # CPython ends the process by SIGINT instead of with its exit code when a KeyboardInterrupt once
+        # escaped an exec() of source text (dataclasses and namedtuple build their methods that way), even
+        # though it was caught later; every exec() of source text clears that flag first, so this one does.
+        exec("")
         return EXIT_INTERRUPTED
     return code
 

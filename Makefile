@@ -17,7 +17,7 @@ DEPTRY_DEV := $(BIN)/deptry tests benchmarks scripts --exclude '(^|/)\.venv/' --
 	--known-first-party scripts --ignore DEP002,DEP004 --per-rule-ignores DEP003=psutil
 
 .DEFAULT_GOAL := test
-.PHONY: venv lint test smoke demo demo-keys bench bench-scan bench-rdb bench-code docs clean distclean
+.PHONY: venv lint test smoke demo demo-keys bench bench-scan bench-rdb bench-code bench-startup docs clean distclean
 
 # ---- environment ---------------------------------------------------------------------------------------------
 
@@ -80,6 +80,10 @@ bench-rdb: venv
 # lines): files/s, lines/s, peak RSS and the ratio (target >= 2x). Options: BENCH_ARGS="--repeat 1 --corpus DIR".
 bench-code: venv
 	$(BIN)/python benchmarks/code_throughput.py $(BENCH_ARGS)
+
+# Wall time of `rediscipline --version`, `--help` and `rules` as fresh processes (target: <= 0.3 s for the first two).
+bench-startup: venv
+	$(BIN)/python benchmarks/startup.py $(BENCH_ARGS)
 
 docs: venv
 	$(BIN)/python scripts/gen_rule_docs.py

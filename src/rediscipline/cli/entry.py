@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import sys
 
-from rediscipline.cli.exits import EXIT_INTERRUPTED
+from rediscipline.cli.exits import EXIT_ERROR, EXIT_INTERRUPTED
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing costs 5 ms before the handler is in place
 if TYPE_CHECKING:
@@ -78,10 +78,14 @@ def _finish(code: int) -> int:
 
     if signal.getsignal(signal.SIGINT) is _first_interrupt:
         signal.signal(signal.SIGINT, _second_interrupt)
+    stdout = sys.stdout  # None when the process started with standard output closed
     try:
-        sys.stdout.flush()
+        if stdout is not None:
+            stdout.flush()
     except BrokenPipeError:  # the reader went away (`| head`): nothing more to say to it
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stdout.fileno())
+    except (OSError, ValueError) as error:  # a full disk, a closed stream: the output is incomplete
+        code = _error_line(f"cannot write the output: {getattr(error, 'strerror', None) or error}")
     except KeyboardInterrupt:
         _Interrupts.received = True
     if _Interrupts.received:
@@ -94,12 +98,22 @@ def _finish(code: int) -> int:
     return code
 
 
+def _error_line(message: str) -> int:
+    _write_stderr(f"rediscipline: error: {message}\n".encode(errors="replace"))
+    return EXIT_ERROR
+
+
 def _report() -> None:
     """Write the one line, once; on a terminal after a line break, so it does not follow the echoed `^C`."""
     if _Interrupts.reported:
         return
     _Interrupts.reported = True
+    _write_stderr((b"\n" if os.isatty(2) else b"") + INTERRUPTED_LINE)
+
+
+def _write_stderr(data: bytes) -> None:
+    """Straight to file descriptor 2: safe in a signal handler, and works when `sys.stderr` is gone."""
     try:
-        os.write(2, (b"\n" if os.isatty(2) else b"") + INTERRUPTED_LINE)
+        os.write(2, data)
     except OSError:  # stderr is closed: the exit code alone says it
         return

@@ -12,9 +12,10 @@ traceback:
 - once the command has finished, a SIGINT during the interpreter's own shutdown ends it the same way.
 
 A SIGINT that was ignored when the process started (`nohup`, a background job of a non-interactive shell)
-stays ignored. Before `main()` runs, Ctrl-C belongs to the interpreter (the first ~10 ms of start-up, see
+stays ignored. Before `main()` runs, Ctrl-C belongs to the interpreter (the first ~10-15 ms of start-up, see
 README "Exit codes"): until Python installs its handler the process is ended by the signal itself, with no
-output; while Python imports its `site` module it prints its own message.
+output; while Python imports its `site` module and runs the installer's launcher script (which imports this
+module), it prints its own message.
 """
 
 from __future__ import annotations

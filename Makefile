@@ -1,4 +1,5 @@
-# rediscipline developer tasks. `make test` is THE test command (lint + the whole test suite).
+# rediscipline developer tasks. `make test` is THE test command (lint + the whole test suite); `make smoke`
+# installs the built wheel into a bare virtualenv and runs the README's commands against it.
 #
 # Everything runs from the project's own virtualenv through explicit `.venv/bin/...` paths: no activation,
 # and a fresh clone needs nothing but python3 (>= 3.10, with the venv module) and make.
@@ -8,9 +9,15 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 LINT_PATHS := src tests benchmarks scripts
+# deptry on the code that only runs from a checkout: every import must be declared (runtime or dev extra), not
+# merely installed by something else; the projects and fixtures under tests/code are data, not imports.
+# psutil: benchmarks/scan_throughput.py imports it optionally (an RSS fallback when GNU time is missing).
+DEPTRY_DEV := $(BIN)/deptry tests benchmarks scripts --exclude '(^|/)\.venv/' --exclude 'tests/code/(projects|fixtures)/' \
+	--known-first-party rediscipline --known-first-party tests --known-first-party benchmarks \
+	--known-first-party scripts --ignore DEP002,DEP004 --per-rule-ignores DEP003=psutil
 
 .DEFAULT_GOAL := test
-.PHONY: venv lint test demo demo-keys bench bench-scan bench-rdb bench-code docs clean distclean
+.PHONY: venv lint test smoke demo demo-keys bench bench-scan bench-rdb bench-code bench-startup docs clean distclean
 
 # ---- environment ---------------------------------------------------------------------------------------------
 
@@ -35,10 +42,17 @@ lint: venv
 	$(BIN)/ruff format --check $(LINT_PATHS)
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-logo
+	$(BIN)/deptry src
+	$(DEPTRY_DEV)
 
 test: venv
 	$(MAKE) --no-print-directory lint
 	$(BIN)/pytest -q
+
+# Build the sdist and the wheel (from the sdist), install the wheel alone into a fresh virtualenv and run the
+# README's commands against it, a throwaway redis-server included. Keep the folder: make smoke SMOKE_ARGS=--keep
+smoke: venv
+	$(BIN)/python scripts/smoke_install.py $(SMOKE_ARGS)
 
 # ---- showcases -----------------------------------------------------------------------------------------------
 
@@ -66,6 +80,10 @@ bench-rdb: venv
 # lines): files/s, lines/s, peak RSS and the ratio (target >= 2x). Options: BENCH_ARGS="--repeat 1 --corpus DIR".
 bench-code: venv
 	$(BIN)/python benchmarks/code_throughput.py $(BENCH_ARGS)
+
+# Wall time of `rediscipline --version`, `--help` and `rules` as fresh processes (target: <= 0.3 s for the first two).
+bench-startup: venv
+	$(BIN)/python benchmarks/startup.py $(BENCH_ARGS)
 
 docs: venv
 	$(BIN)/python scripts/gen_rule_docs.py

@@ -115,9 +115,3 @@ def test_bad_jsonl_line(run: Run) -> None:
     result = run("keys", "-", "--input-format", "jsonl", stdin=b'"a:b"\n{oops\n')
     assert result.returncode == 2
     assert _one_error_line(result.stderr).startswith("rediscipline: error: -:2: invalid JSON")
-
-
-def test_unknown_option_is_a_usage_error(run: Run) -> None:
-    result = run("keys", "--no-such-flag")
-    assert result.returncode == 2
-    assert "No such option" in result.stderr.decode()

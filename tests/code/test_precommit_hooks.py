@@ -71,7 +71,7 @@ def test_the_manifest_has_the_two_hooks_with_known_keys() -> None:
 
 def test_the_entry_is_the_installed_console_script() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert project["project"]["scripts"]["rediscipline"] == "rediscipline.cli.main:main"
+    assert project["project"]["scripts"]["rediscipline"] == "rediscipline.cli.entry:main"
     result = run_hook(hooks()["rediscipline"], "--help")
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[0].endswith(" check [OPTIONS] [PATH]...")

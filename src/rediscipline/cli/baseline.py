@@ -9,13 +9,15 @@ from typing import Any
 import click
 
 from rediscipline.cli.check import run_check, selection_options
-from rediscipline.cli.common import EXIT_ERROR, settings_options
+from rediscipline.cli.common import settings_options
+from rediscipline.cli.exits import EXIT_ERROR
+from rediscipline.cli.usage import CommandGroup
 from rediscipline.suppress.baseline import write_baseline
 
 DEFAULT_BASELINE = Path("rediscipline-baseline.json")
 
 
-@click.group("baseline")
+@click.group("baseline", cls=CommandGroup)
 def baseline_command() -> None:
     """Adopt rediscipline on a legacy code base: fail only on findings the baseline does not hold."""
 

@@ -1,7 +1,7 @@
 """Options shared by the commands, output handling, and exit codes.
 
-Exit codes: 0 clean; 1 findings at or above `--fail-on`; 2 usage, configuration or input error (one line
-on stderr, never a traceback).
+Exit codes (`rediscipline.cli.exits`): 0 clean; 1 findings at or above `--fail-on`; 2 usage, configuration or
+input error (one line on stderr, never a traceback); 130 interrupted.
 """
 
 from __future__ import annotations
@@ -17,19 +17,16 @@ from typing import Any, TextIO, TypeVar
 import click
 from rich.console import Console
 
+from rediscipline.cli.exits import EXIT_CLEAN, EXIT_FINDINGS
 from rediscipline.model.report import Report
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import LANGUAGES
 from rediscipline.render import RENDERERS
-from rediscipline.rules.registry import UnknownRuleError
-from rediscipline.settings.errors import ConfigError
 from rediscipline.settings.layering import Settings
 from rediscipline.settings.loader import Overrides
 from rediscipline.sources.errors import SourceError
 
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 F = TypeVar("F", bound=Callable[..., Any])
-USER_ERRORS = (ConfigError, SourceError, UnknownRuleError)
 
 
 def _split(values: tuple[str, ...]) -> tuple[str, ...]:
@@ -122,11 +119,6 @@ def open_output(path: Path | None) -> Iterator[TextIO]:
 def plain_console() -> Console:
     """A console that never interprets markup or emoji codes in data (`u:{uid}:fr:m:` stays as is)."""
     return Console(highlight=False, markup=False, emoji=False, soft_wrap=not sys.stdout.isatty())
-
-
-def fail(message: str) -> None:
-    click.echo(f"rediscipline: error: {message}", err=True)
-    sys.exit(EXIT_ERROR)
 
 
 def write_report(

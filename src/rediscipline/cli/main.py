@@ -1,24 +1,124 @@
-"""The `rediscipline` command group and `main()`, which maps every error to an exit code and one line."""
+"""The `rediscipline` command group, and `run()`, which maps every outcome to an exit code and one line.
+
+The group imports only click: each subcommand's module (and with it rich, redis-py, the rules, the engine)
+is imported when that subcommand runs, so `--version` and `--help` start in a few hundredths of a second.
+`rediscipline --help` lists the commands from `COMMANDS` without importing them; a test checks that each
+one-line help there is the one its command declares.
+"""
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import click
 
-from rediscipline import __version__
-from rediscipline.cli.baseline import baseline_command
-from rediscipline.cli.check import check_command
-from rediscipline.cli.common import EXIT_ERROR, USER_ERRORS, fail
-from rediscipline.cli.config import config_command
-from rediscipline.cli.keys import keys_command
-from rediscipline.cli.rules import rule_command, rules_command
-from rediscipline.cli.scan import scan_command
+from rediscipline.cli.exits import EXIT_CLEAN, EXIT_ERROR, EXIT_INTERRUPTED
+from rediscipline.cli.usage import RESOLVED_COMMAND, CommandGroup, usage_line
+from rediscipline.cli.version import version_line
+
+PROG_NAME = "rediscipline"
+COMPLETE_VAR = "_REDISCIPLINE_COMPLETE"  # click's shell completion: `_REDISCIPLINE_COMPLETE=bash_source rediscipline`
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
-@click.version_option(__version__, prog_name="rediscipline")
+@dataclass(frozen=True, slots=True)
+class LazyCommand:
+    """Where a subcommand is defined, and its one-line help for the group's command list."""
+
+    module: str
+    attribute: str
+    short_help: str
+
+
+COMMANDS = {
+    "baseline": LazyCommand(
+        "rediscipline.cli.baseline",
+        "baseline_command",
+        "Adopt rediscipline on a legacy code base: fail only on findings the baseline does not hold.",
+    ),
+    "check": LazyCommand(
+        "rediscipline.cli.check",
+        "check_command",
+        "Check Python code that uses redis-py, and redis.conf / ACL files, against the conventions.",
+    ),
+    "config": LazyCommand(
+        "rediscipline.cli.config",
+        "config_command",
+        "Show the resolved configuration: built-in < preset chain < overlays < file < command line.",
+    ),
+    "keys": LazyCommand(
+        "rediscipline.cli.keys",
+        "keys_command",
+        "Check key names against the naming rules; findings are grouped by key pattern.",
+    ),
+    "rule": LazyCommand(
+        "rediscipline.cli.rules",
+        "rule_command",
+        "Show the full documentation of a rule (its docstring, options and sources).",
+    ),
+    "rules": LazyCommand(
+        "rediscipline.cli.rules",
+        "rules_command",
+        "List every rule: id, slug, family, default severity, where it can be checked.",
+    ),
+    "scan": LazyCommand(
+        "rediscipline.cli.scan",
+        "scan_command",
+        "Audit a running Redis or Valkey server, or RDB dumps, against every rule the input can show.",
+    ),
+}
+
+#: Modules whose errors are the user's (bad input, configuration or rule selector): one line, exit 2.
+USER_ERROR_CLASSES = (
+    ("rediscipline.settings.errors", "ConfigError"),
+    ("rediscipline.sources.errors", "SourceError"),
+    ("rediscipline.rules.registry", "UnknownRuleError"),
+)
+
+
+class LazyGroup(CommandGroup):
+    """A group whose subcommands are imported on first use (click's documented lazy-loading pattern)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        entry = COMMANDS.get(cmd_name)
+        if entry is None:
+            return None
+        command = getattr(importlib.import_module(entry.module), entry.attribute)
+        assert isinstance(command, click.Command), f"{entry.module}.{entry.attribute} is not a click command"
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list from `COMMANDS`, shortened as click shortens the help it reads from a command."""
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = [(name, click.Command(name, help=COMMANDS[name].short_help).get_short_help_str(limit)) for name in names]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    click.echo(version_line())
+    ctx.exit(EXIT_CLEAN)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_show_version,
+    help="Show the version and exit.",
+)
 def cli() -> None:
     """Turn your team's Redis conventions into executable rules.
 
@@ -27,37 +127,70 @@ def cli() -> None:
     """
 
 
-cli.add_command(scan_command)
-cli.add_command(check_command)
-cli.add_command(baseline_command)
-cli.add_command(keys_command)
-cli.add_command(rules_command)
-cli.add_command(rule_command)
-cli.add_command(config_command)
+def run(args: Sequence[str]) -> int:
+    """Run the command line `args`; return the exit code, having written at most one line on stderr.
 
+    KeyboardInterrupt is not handled here: the entry point (`rediscipline.cli.entry`) owns Ctrl-C.
+    """
+    if os.environ.get(COMPLETE_VAR):
+        from click.shell_completion import shell_complete
 
-def main() -> None:
+        return int(shell_complete(cli, {}, PROG_NAME, COMPLETE_VAR, os.environ[COMPLETE_VAR]))
+    root: click.Context | None = None
     try:
-        cli.main(prog_name="rediscipline", standalone_mode=False)
+        root = cli.make_context(PROG_NAME, list(args))
+        with root:
+            cli.invoke(root)
+    except SystemExit as done:
+        return _exit_code(done.code)
     except click.exceptions.Exit as done:
-        sys.exit(done.exit_code)
+        return done.exit_code
+    except click.UsageError as error:
+        no_args_is_help = getattr(click.exceptions, "NoArgsIsHelpError", ())
+        if isinstance(error, no_args_is_help):  # `rediscipline` alone: the help, as click shows it
+            error.show()
+            return int(error.exit_code)
+        return error_line(usage_line(error, (root.meta.get(RESOLVED_COMMAND) if root is not None else None) or cli))
     except click.ClickException as error:
-        error.show()
-        sys.exit(EXIT_ERROR)
+        return error_line(error.format_message())
     except click.Abort:
-        click.echo("rediscipline: aborted", err=True)
-        sys.exit(130)
-    except USER_ERRORS as error:
-        fail(str(error))
-    except KeyboardInterrupt:
-        click.echo("rediscipline: interrupted", err=True)
-        sys.exit(130)
+        click.echo(f"{PROG_NAME}: aborted", err=True)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(0)
-    except Exception as error:  # never a traceback for the user; say how to get one
+        return EXIT_CLEAN
+    except Exception as error:
+        if is_user_error(error):
+            return error_line(str(error))
         if os.environ.get("REDISCIPLINE_DEBUG"):
             raise
-        fail(f"internal error: {type(error).__name__}: {error} (set REDISCIPLINE_DEBUG=1 for the traceback)")
-    sys.exit(0)
+        # never a traceback for the user; say how to get one
+        return error_line(
+            f"internal error: {type(error).__name__}: {error} (set REDISCIPLINE_DEBUG=1 for the traceback)"
+        )
+    return EXIT_CLEAN
+
+
+def error_line(message: str) -> int:
+    click.echo(f"{PROG_NAME}: error: {message}", err=True)
+    return EXIT_ERROR
+
+
+def is_user_error(error: Exception) -> bool:
+    """Whether `error` is one of USER_ERROR_CLASSES; a class whose module was never imported cannot have raised."""
+    for module_name, class_name in USER_ERROR_CLASSES:
+        module = sys.modules.get(module_name)
+        if module is not None and isinstance(error, getattr(module, class_name)):
+            return True
+    return False
+
+
+def _exit_code(code: Any) -> int:
+    """`sys.exit(code)` as the interpreter would turn it into a status: None is 0, text is printed and 1."""
+    if code is None:
+        return EXIT_CLEAN
+    if isinstance(code, int):
+        return code
+    click.echo(str(code), err=True)
+    return 1

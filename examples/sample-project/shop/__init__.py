@@ -1,0 +1,1 @@
+"""A shop backend that caches sessions, carts and products in Redis."""

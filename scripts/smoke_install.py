@@ -1,0 +1,342 @@
+"""Install rediscipline as a user gets it, and run the README's commands against that install.
+
+    python scripts/smoke_install.py [--keep] [--python PYTHON]        (or: make smoke)
+
+1. `python -m build` makes the sdist, then the wheel *from the sdist* (so the sdist holds all the wheel needs);
+   the sdist's file list is checked too.
+2. A fresh virtualenv in a temporary folder gets the wheel alone, with its declared dependencies from the
+   index and no dev extras: an undeclared runtime import fails here, whatever the development venv holds.
+3. From an empty working folder (no convention file, not this checkout), each command runs through the
+   installed `rediscipline` and its exit code and key output are asserted: `--version`, `--help`,
+   `python -m rediscipline --help`, `rules`, `rule KEY005`, `keys` on examples/demo-keys.txt, `check` on
+   examples/sample-project (exact findings), `scan` of a throwaway redis-server filled with a few keys, and
+   `scan` of the dump that server writes with SAVE.
+
+The server (Debian's /usr/bin/redis-server, or the first `redis-server` on PATH) listens on a free loopback
+port, saves nothing by itself, and is stopped by its PID. Exit code 0 when every step passed, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO_KEYS = ROOT / "examples" / "demo-keys.txt"
+SAMPLE_PROJECT = ROOT / "examples" / "sample-project"
+COMMANDS = ("baseline", "check", "config", "keys", "rule", "rules", "scan")
+
+#: What `rediscipline check sample-project` finds: (file, line, column, rule). tests/cli/test_examples.py
+#: checks the same against the development install.
+SAMPLE_PROJECT_FINDINGS = {
+    ("shop/cache.py", 17, 5, "KEY006"),
+    ("shop/cache.py", 17, 5, "TTL006"),
+    ("shop/cache.py", 21, 12, "CMD005"),
+    ("shop/cache.py", 21, 12, "KEY006"),
+    ("shop/cache.py", 25, 16, "CMD001"),
+}
+
+#: The throwaway server's keys (db 0): 20 clean ones, and two that break a convention.
+SERVER_KEYS_SCRIPT = """
+import sys, redis
+client = redis.Redis(port=int(sys.argv[1]))
+for n in range(20):
+    client.set(f"user:profile:{n}", "ann", ex=3600)
+client.set("Session:abc123", "token", ex=600)
+client.set("cache:page:home", "<html>")
+client.save()
+"""
+SERVER_KEYS = 22
+#: (rule, pattern) that both scans of that server must report.
+SERVER_FINDINGS = {("KEY006", "Session:abc*"), ("TTL001", "cache:page:home")}
+
+
+class SmokeFailure(Exception):
+    """A step whose result is not what a user must get."""
+
+
+@dataclass
+class Smoke:
+    """The temporary folder, the fresh virtualenv and the commands run so far."""
+
+    base: Path
+    python: str
+    steps: list[tuple[str, float]] = field(default_factory=list)
+
+    @property
+    def venv(self) -> Path:
+        return self.base / "venv"
+
+    @property
+    def bin(self) -> Path:
+        return self.venv / ("Scripts" if os.name == "nt" else "bin")
+
+    @property
+    def work(self) -> Path:
+        return self.base / "work"
+
+    def env(self) -> dict[str, str]:
+        """The environment of a user's shell: nothing that points Python at this checkout or changes output."""
+        drop = ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "VIRTUAL_ENV", "NO_COLOR", "REDIS_URL")
+        env = {k: v for k, v in os.environ.items() if k not in drop and not k.startswith("REDISCIPLINE_")}
+        env["PATH"] = str(self.bin) + os.pathsep + env.get("PATH", "")
+        return env
+
+    def run(
+        self, argv: Sequence[str], *, expect: int | None = 0, cwd: Path | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run(
+            list(argv), capture_output=True, text=True, cwd=cwd or self.work, env=self.env(), timeout=600, check=False
+        )
+        if expect is not None and done.returncode != expect:
+            raise SmokeFailure(
+                f"`{' '.join(argv)}` exited with {done.returncode}, expected {expect}\n"
+                f"--- stdout (end)\n{done.stdout[-2000:]}\n--- stderr (end)\n{done.stderr[-2000:]}"
+            )
+        return done
+
+    def tool(self, *args: str, expect: int | None = 0) -> subprocess.CompletedProcess[str]:
+        """The installed console script, as a user runs it."""
+        return self.run([str(self.bin / "rediscipline"), *args], expect=expect)
+
+    @contextmanager
+    def step(self, name: str) -> Iterator[None]:
+        print(f"  {name} ...", end="", flush=True)
+        started = time.perf_counter()
+        try:
+            yield
+        except SmokeFailure:
+            print(" FAILED", flush=True)
+            raise
+        seconds = time.perf_counter() - started
+        self.steps.append((name, seconds))
+        print(f" ok ({seconds:.1f} s)", flush=True)
+
+
+def expect(condition: bool, message: str) -> None:
+    if not condition:
+        raise SmokeFailure(message)
+
+
+# ---- build and install -----------------------------------------------------------------------------------------
+
+
+def build(smoke: Smoke) -> tuple[Path, Path]:
+    """The sdist, and the wheel `build` made from it."""
+    dist = smoke.base / "dist"
+    smoke.run([sys.executable, "-m", "build", "--outdir", str(dist), str(ROOT)], cwd=ROOT)
+    sdists, wheels = sorted(dist.glob("rediscipline-*.tar.gz")), sorted(dist.glob("rediscipline-*.whl"))
+    expect(len(sdists) == 1 and len(wheels) == 1, f"expected one sdist and one wheel in {dist}: {os.listdir(dist)}")
+    return sdists[0], wheels[0]
+
+
+def check_sdist(sdist: Path) -> None:
+    """The sdist holds the package, its data, the docs and the examples, and no build or venv debris."""
+    with tarfile.open(sdist) as archive:
+        names = [name.split("/", 1)[1] for name in archive.getnames() if "/" in name]
+    for needed in (
+        "pyproject.toml",
+        "README.md",
+        "src/rediscipline/__init__.py",
+        "src/rediscipline/cli/entry.py",
+        "src/rediscipline/settings/presets/default.toml",
+        "examples/demo-keys.txt",
+    ):
+        expect(needed in names, f"{sdist.name} lacks {needed}")
+    debris = [n for n in names if re.search(r"(^|/)(\.venv|__pycache__|\.git|dist|build)(/|$)", n)]
+    expect(not debris, f"{sdist.name} holds build or environment debris: {debris[:5]}")
+
+
+def install(smoke: Smoke, wheel: Path) -> None:
+    """A bare virtualenv with the wheel and its declared dependencies only."""
+    smoke.run([smoke.python, "-m", "venv", str(smoke.venv)], cwd=smoke.base)
+    python = str(smoke.bin / "python")
+    smoke.run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(wheel)], cwd=smoke.base)
+    listed = smoke.run([python, "-m", "pip", "list", "--format", "json", "--disable-pip-version-check"])
+    installed = {row["name"].lower() for row in json.loads(listed.stdout)}
+    dev_only = installed & {"pytest", "hypothesis", "mypy", "ruff", "deptry", "import-linter", "build", "jsonschema"}
+    expect(not dev_only, f"the bare virtualenv holds dev packages: {sorted(dev_only)}")
+
+
+# ---- the README's commands ---------------------------------------------------------------------------------------
+
+
+def check_version(smoke: Smoke, wheel: Path) -> None:
+    version = wheel.name.split("-")[1]
+    out = smoke.tool("--version").stdout
+    pattern = rf"rediscipline {re.escape(version)} \(Python \d+\.\d+\.\d+\S*, redis-py \d\S*, hiredis \d\S*\)\n"
+    expect(re.fullmatch(pattern, out) is not None, f"--version printed {out!r}")
+    module = smoke.run([str(smoke.bin / "python"), "-m", "rediscipline", "--version"]).stdout
+    expect(module == out, f"python -m rediscipline --version printed {module!r}, the script {out!r}")
+
+
+def check_help(smoke: Smoke) -> None:
+    out = smoke.tool("--help").stdout
+    expect(out.startswith("Usage: rediscipline [OPTIONS] COMMAND [ARGS]..."), f"--help starts with {out[:80]!r}")
+    listed = re.findall(r"^  (\w+) ", out.split("Commands:\n", 1)[-1], flags=re.MULTILINE)
+    expect(tuple(listed) == COMMANDS, f"--help lists {listed}, expected {list(COMMANDS)}")
+    module = smoke.run([str(smoke.bin / "python"), "-m", "rediscipline", "--help"]).stdout
+    expect(module == out, "python -m rediscipline --help differs from rediscipline --help")
+    error = smoke.tool("scan", "--batch", "0", expect=2)
+    line = "rediscipline: error: --batch: 0 is not in the range 10<=x<=1000\n"
+    expect(error.stderr == line, f"a usage error printed {error.stderr!r}")
+
+
+def check_rules(smoke: Smoke) -> None:
+    table = smoke.tool("rules").stdout
+    expect(re.search(r"^KEY005 +key-length ", table, flags=re.MULTILINE) is not None, "`rules` lacks KEY005")
+    rules = json.loads(smoke.tool("rules", "--format", "json").stdout)
+    expect(len(rules) >= 50 and any(rule["id"] == "KEY005" for rule in rules), f"`rules` lists {len(rules)} rules")
+    page = smoke.tool("rule", "KEY005").stdout
+    expect(page.startswith("# KEY005 key-length: "), f"`rule KEY005` starts with {page[:60]!r}")
+    expect("## Option reference" in page, "`rule KEY005` has no option reference")
+
+
+def check_keys(smoke: Smoke) -> None:
+    keys = sum(1 for line in DEMO_KEYS.read_bytes().splitlines() if line.strip())
+    report = json.loads(smoke.tool("keys", str(DEMO_KEYS), "--format", "json", "--isolated", expect=1).stdout)
+    expect(report["summary"]["keys"] == keys, f"`keys` read {report['summary']['keys']} keys of {keys}")
+    rules = {finding["rule"] for finding in report["findings"]}
+    expect(bool(rules) and all(rule.startswith("KEY") for rule in rules), f"`keys` found {sorted(rules)}")
+    text = smoke.tool("keys", str(DEMO_KEYS), "--isolated", expect=1).stdout
+    expect(text.startswith("rediscipline ") and " · keys · " in text.splitlines()[0], f"`keys` printed {text[:80]!r}")
+
+
+def check_code(smoke: Smoke) -> None:
+    project = smoke.work / "sample-project"
+    shutil.copytree(SAMPLE_PROJECT, project)
+    report = json.loads(smoke.tool("check", "sample-project", "--format", "json", expect=1).stdout)
+    found = {
+        (where["path"].removeprefix("sample-project/"), where["line"], where["column"], finding["rule"])
+        for finding in report["findings"]
+        for where in [finding["location"]]
+    }
+    expected = SAMPLE_PROJECT_FINDINGS
+    expect(found == expected, f"`check` found {sorted(found)}, expected {sorted(expected)}")
+    text = smoke.tool("check", "sample-project", expect=1).stdout
+    line = "sample-project/shop/cache.py:25:16: CMD001 [error] KEYS scans the whole keyspace"
+    expect(line in text, f"`check` printed {text[:300]!r}")
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def redis_server_binary() -> str:
+    for candidate in ("/usr/bin/redis-server", shutil.which("redis-server")):
+        if candidate and Path(candidate).exists():
+            return candidate
+    raise SmokeFailure("redis-server is not installed (Debian: apt-get install redis-server)")
+
+
+@contextmanager
+def throwaway_server(smoke: Smoke) -> Iterator[int]:
+    """A redis-server on a free loopback port that saves only when told; stopped by its PID."""
+    folder = smoke.base / "redis"
+    folder.mkdir()
+    port = free_port()
+    command = [redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+    command += ["--dir", str(folder), "--daemonize", "no", "--logfile", str(folder / "server.log")]
+    process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
+                    sock.sendall(b"PING\r\n")
+                    if sock.recv(64).startswith(b"+PONG"):
+                        break
+            except OSError:
+                pass
+            expect(process.poll() is None, f"redis-server exited with {process.returncode}")
+            expect(time.monotonic() < deadline, "redis-server did not answer PING within 30 s")
+            time.sleep(0.05)
+        yield port
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def check_scans(smoke: Smoke) -> None:
+    with throwaway_server(smoke) as port:
+        smoke.run([str(smoke.bin / "python"), "-c", SERVER_KEYS_SCRIPT, str(port)])  # redis-py of the bare venv
+        live = json.loads(smoke.tool("scan", f"redis://127.0.0.1:{port}", "--format", "json", expect=1).stdout)
+        check_scan_report(live, "live scan")
+        dump = smoke.base / "redis" / "dump.rdb"
+        expect(dump.is_file(), f"SAVE wrote no {dump}")
+        offline = json.loads(smoke.tool("scan", str(dump), "--format", "json", expect=1).stdout)
+        check_scan_report(offline, "dump scan")
+        expect(offline["server"]["address"] == str(dump), f"dump scan names {offline['server']['address']!r}")
+
+
+def check_scan_report(report: dict[str, Any], what: str) -> None:
+    expect(report["summary"]["keys"] == SERVER_KEYS, f"{what}: {report['summary']['keys']} keys, not {SERVER_KEYS}")
+    found = {(f["rule"], f.get("pattern")) for f in report["findings"]}
+    expect(found >= SERVER_FINDINGS, f"{what}: missing {sorted(SERVER_FINDINGS - found)} among {sorted(found)}")
+
+
+# ---- main --------------------------------------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0] if __doc__ else None)
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder (printed) for inspection")
+    parser.add_argument("--python", default=sys.executable, help="interpreter for the fresh virtualenv")
+    args = parser.parse_args(argv)
+    base = Path(tempfile.mkdtemp(prefix="rediscipline-smoke-"))
+    smoke = Smoke(base, args.python)
+    smoke.work.mkdir()
+    started = time.perf_counter()
+    print(f"smoke test of the built wheel in {base}")
+    try:
+        with smoke.step("build the sdist, and the wheel from it"):
+            sdist, wheel = build(smoke)
+        with smoke.step(f"check {sdist.name}"):
+            check_sdist(sdist)
+        with smoke.step(f"install {wheel.name} alone into a fresh virtualenv"):
+            install(smoke, wheel)
+        with smoke.step("rediscipline --version / python -m rediscipline --version"):
+            check_version(smoke, wheel)
+        with smoke.step("rediscipline --help / python -m rediscipline --help / a usage error"):
+            check_help(smoke)
+        with smoke.step("rediscipline rules / rule KEY005"):
+            check_rules(smoke)
+        with smoke.step("rediscipline keys examples/demo-keys.txt"):
+            check_keys(smoke)
+        with smoke.step("rediscipline check examples/sample-project"):
+            check_code(smoke)
+        with smoke.step("rediscipline scan redis://… and scan dump.rdb (a throwaway redis-server)"):
+            check_scans(smoke)
+    except SmokeFailure as failure:
+        print(f"smoke test FAILED: {failure}\n(files kept in {base})", file=sys.stderr, flush=True)
+        print(f"smoke: {len(smoke.steps)} passed, 1 failed")
+        return 1
+    if not args.keep:
+        shutil.rmtree(base, ignore_errors=True)
+    print(f"smoke test of the built wheel passed in {time.perf_counter() - started:.1f} s")
+    print(f"smoke: {len(smoke.steps)} passed, 0 failed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

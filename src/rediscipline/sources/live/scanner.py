@@ -4,8 +4,10 @@ Each round trip carries the next SCAN plus every key's next probe stage (see `pr
 *before* the facts of the previous round are handed to the engine, so rule evaluation overlaps with the
 server's work. The batch (SCAN COUNT) adapts so that the time the server spends on one of our round trips
 stays near `target_ms`; `max_ops` caps commands per second. Keys that vanish or change type between SCAN and
-probe are counted as skipped. A dropped connection is reopened and the scan resumes from the cursor of the
-oldest batch not fully reported, without reporting a key twice.
+probe are counted as skipped; keys the user may not read are yielded as `Unreadable`. A dropped connection is
+reopened (see `retry` for how patiently) and the scan resumes from the cursor of the oldest batch not fully
+reported, without reporting a key twice; when the server stays away, the scan stops with `stopped` saying why
+and `resume_token` where to continue.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from rediscipline.model.location import SOURCE_LIVE, Location
 from rediscipline.model.server import CHECK_SELECT, ServerFact
 from rediscipline.sources.errors import SourceError
 from rediscipline.sources.live.probes import KeyRecord, Probes
+from rediscipline.sources.live.retry import Backoff
 from rediscipline.sources.live.wire import LostConnection, Wire, is_error
 
 Progress = Callable[[int, int], None]
@@ -34,6 +37,13 @@ class Skipped:
 
 
 SKIPPED = Skipped()
+
+
+class Unreadable(NamedTuple):
+    """Yielded for a key SCAN listed but the scanning user may not read (ACL key patterns, or TYPE refused)."""
+
+    name: bytes
+    location: Location
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +80,10 @@ class LiveScanner:
         server: ServerFact,
         unavailable: dict[str, str],
         progress: Progress | None = None,
+        on_reconnect: Callable[[Wire], None] | None = None,
     ) -> None:
         self._reconnect = reconnect
+        self._on_reconnect = on_reconnect
         self.wire = wire
         self.display = display
         self.probes = probes
@@ -88,17 +100,20 @@ class LiveScanner:
         self._clock_offset = _clock_offset(wire)
         self._started = time.perf_counter()
         self._sent_before = 0  # commands sent on connections that were lost
+        self.backoff = Backoff(settings.retries, rng=random.Random())  # jitter apart from the sampling draw
+        self.stopped: str | None = None  # why the scan ended early, when the server could not be reached again
+        self.not_scanned: list[int] = []  # databases SELECT refused
 
     # -- the scan -----------------------------------------------------------------------------------------
 
-    def facts(self) -> Iterator[KeyFact | Skipped]:
+    def facts(self) -> Iterator[KeyFact | Skipped | Unreadable]:
         start_db, start_cursor = self.settings.resume or (self.settings.dbs[0] if self.settings.dbs else 0, 0)
         for db in self.settings.dbs:
             if db < start_db:
                 continue
-            if not self._select(db):
-                continue
             yield from self._scan_db(db, start_cursor if db == start_db else 0)
+            if self.stopped is not None:
+                return  # resume_token says where to continue
         self.resume_token = None
 
     def _select(self, db: int) -> bool:
@@ -111,34 +126,55 @@ class LiveScanner:
         self._db = db
         return True
 
-    def _scan_db(self, db: int, cursor: int) -> Iterator[KeyFact | Skipped]:
+    def _scan_db(self, db: int, cursor: int) -> Iterator[KeyFact | Skipped | Unreadable]:
         skip: set[bytes] = set()
-        attempts = 0
+        reconnected = False
         while True:
-            state = _DbScan(self, db, cursor, skip)
+            state: _DbScan | None = None
             try:
+                if not self._select(db):
+                    if reconnected:
+                        raise SourceError(f"cannot select db {db} again after reconnecting to {self.display}")
+                    self.not_scanned.append(db)
+                    return
+                state = _DbScan(self, db, cursor, skip)
                 yield from state.run()
                 return
             except LostConnection as error:
-                cursor, skip = state.restart_point()
+                if state is not None:
+                    cursor, skip = state.restart_point()
                 self.resume_token = f"{db}:{cursor}"
-                attempts += 1
-                if attempts > self.settings.retries:
-                    raise SourceError(
-                        f"lost the connection to {self.display} ({error}); resume with --resume {db}:{cursor}"
-                    ) from None
-                time.sleep(0.5 * 2 ** (attempts - 1))
-                self._sent_before += self.wire.commands_sent  # keep --max-ops honest across connections
-                self.wire.close()
-                try:
-                    self.wire = self._reconnect()
-                except SourceError as reconnect_error:
-                    if attempts >= self.settings.retries:
-                        raise SourceError(f"{reconnect_error}; resume with --resume {db}:{cursor}") from None
-                    continue
-                self._db = 0
-                if not self._select(db):
-                    raise SourceError(f"cannot select db {db} again after reconnecting to {self.display}") from None
+                if not self._reconnect_after(str(error)):
+                    return
+                reconnected = True
+
+    def _reconnect_after(self, reason: str) -> bool:
+        """Open a new connection, waiting between attempts; False (and `stopped` set) when the budget is spent."""
+        self._sent_before += self.wire.commands_sent  # keep --max-ops honest across connections
+        self.wire.close()
+        first = reason
+        while True:
+            wait = self.backoff.next_wait()
+            if wait is None:
+                again = "" if reason == first else f"; reconnecting: {reason}"
+                self.stopped = f"lost the connection to {self.display} ({first}{again})"
+                return False
+            time.sleep(wait)
+            try:
+                wire = self._reconnect()
+            except SourceError as error:
+                reason = str(error)
+                continue
+            self.wire, self._db = wire, 0
+            try:
+                if self._on_reconnect is not None:
+                    self._on_reconnect(wire)
+            except LostConnection as error:
+                reason = str(error)
+                wire.close()
+                continue
+            self.backoff.reconnected()
+            return True
 
     # -- helpers used by _DbScan ------------------------------------------------------------------------
 
@@ -210,7 +246,7 @@ class _DbScan:
             reported.update(batch.names)
         return self.batches[0].cursor, reported
 
-    def run(self) -> Iterator[KeyFact | Skipped]:
+    def run(self) -> Iterator[KeyFact | Skipped | Unreadable]:
         owner = self.owner
         owner.resume_token = f"{self.db}:{self.cursor}"
         first = self._send_first([])
@@ -218,6 +254,7 @@ class _DbScan:
         while request is not None:
             started = time.perf_counter()
             replies = owner.wire.receive(request.commands)
+            owner.backoff.progressed()
             owner.adapt((time.perf_counter() - started) * 1000)
             # The next SCAN and the new keys' first stage go out before anything else is parsed, so the
             # server works on them while we read the rest of the replies.
@@ -245,7 +282,8 @@ class _DbScan:
             position += width
             (done if record.gone else next_stage2).append(record)
         for record, count in request.stage2:
-            probes.read_stage2(record, replies[position : position + count])
+            for refusal in probes.read_stage2(record, replies[position : position + count]):
+                self.owner.refused(*refusal)
             position += count
             if not record.gone and probes.wants_elements(record):
                 next_rare.append((3, record))
@@ -348,7 +386,7 @@ class _DbScan:
             self.batches.append(batch)
         return records
 
-    def _report(self, done: list[KeyRecord]) -> Iterator[KeyFact | Skipped]:
+    def _report(self, done: list[KeyRecord]) -> Iterator[KeyFact | Skipped | Unreadable]:
         if not done:
             return
         owner = self.owner
@@ -364,7 +402,7 @@ class _DbScan:
                 if batch.pending == 0:
                     finished.add(batch.id)
             if record.gone:
-                yield SKIPPED
+                yield Unreadable(record.name, location) if record.unreadable else SKIPPED
                 continue
             ttl = record.ttl_ms
             yield KeyFact(

@@ -158,3 +158,11 @@ def test_unreachable_port_mentions_no_default(tmp_path: Path) -> None:
     port = free_port()
     line = _refused(run_scan(f"redis://127.0.0.1:{port}", cwd=tmp_path, timeout=60))
     assert line == f"rediscipline: error: cannot connect to redis://127.0.0.1:{port}: connection refused"
+
+
+def test_resume_into_another_database_than_the_urls(small: ServerProcess, tmp_path: Path) -> None:
+    result = run_scan(f"{small.url}/2", "--resume", "3:0", cwd=tmp_path, timeout=60)
+    assert result.returncode == 2
+    assert one_error_line(result.stderr) == (
+        "rediscipline: error: --resume 3:0 continues database 3, not database 2 in the URL"
+    )

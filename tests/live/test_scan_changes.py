@@ -173,6 +173,21 @@ def test_mass_deletion_seen_by_a_user_without_info(big: ServerProcess) -> None:
     assert server.partial == ("keyspace-shrank",)
 
 
+def test_flush_seen_by_a_user_without_info_nor_select(big: ServerProcess) -> None:
+    """DBSIZE on the connection's own database, at the start and at the end, is all this user can ask."""
+    with big.client() as client:
+        client.execute_command("ACL", "SETUSER", "bare", "reset", "on", ">pw", "~*", "&*", "-@all", "+@read", "+scan")
+
+    def flush() -> None:
+        with big.client() as client:
+            client.flushdb()
+
+    report = scan_live(LiveScanOptions(big.url_for("bare", "pw")), SETTINGS, progress=_every(3_000, flush, 1))
+    server = _server(report)
+    assert server.partial == ("keyspace-shrank", "databases-not-scanned")
+    assert server.dbs_at_end == ((0, 0),)
+
+
 def test_a_quiet_scan_is_not_marked(big: ServerProcess) -> None:
     report = scan_live(LiveScanOptions(big.url), SETTINGS)
     server = _server(report)

@@ -47,18 +47,21 @@ def snapshot_of(info: Mapping[str, str], keyspace: Mapping[int, int], dbs: Seque
 
 
 def take_snapshot(wire: Wire, dbs: Sequence[int]) -> Snapshot:
-    """Read a snapshot now: INFO when allowed, else DBSIZE of each scanned database (the connection moves)."""
+    """Read a snapshot at the end of a scan: INFO when allowed, else DBSIZE of each scanned database.
+
+    The connection is on the last database scanned; with one database no SELECT is needed (a user without
+    SELECT scanned only the one it is on). With several, the connection moves.
+    """
     info = read_info(wire)
     if info is not None:
         return snapshot_of(info, keyspace_of(info)[0], dbs)
-    keys: dict[int, int] | None = {}
+    keys: dict[int, int] = {}
     for db in dbs:
-        replies = _pipeline(wire, [(b"SELECT", db), (b"DBSIZE",)])
-        if is_error(replies[0]) or not isinstance(replies[1], int):
-            keys = None
-            break
-        assert keys is not None
-        keys[db] = replies[1]
+        commands: list[tuple[bytes | int, ...]] = [(b"DBSIZE",)] if len(dbs) == 1 else [(b"SELECT", db), (b"DBSIZE",)]
+        replies = _pipeline(wire, commands)
+        if any(is_error(reply) for reply in replies) or not isinstance(replies[-1], int):
+            return Snapshot(None, None, None, None, None)
+        keys[db] = replies[-1]
     return Snapshot(None, keys, None, None, None)
 
 

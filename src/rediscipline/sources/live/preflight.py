@@ -59,8 +59,10 @@ def scan_scope(
         refusal = select_error(wire, number)
         if refusal is not None:
             raise SourceError(f"{what}: {display} refused SELECT {number} ({refusal})")
-    if db is not None and resume is not None and resume[0] != db:
-        raise SourceError(f"--resume {resume[0]}:{resume[1]} continues database {resume[0]}, not --db {db}")
+    only = db if db is not None else url_db
+    if only is not None and resume is not None and resume[0] != only:
+        chosen = f"--db {db}" if db is not None else f"database {url_db} in the URL"
+        raise SourceError(f"--resume {resume[0]}:{resume[1]} continues database {resume[0]}, not {chosen}")
     dbs = _databases(server, db if db is not None else url_db, resume)
     cluster = server.info.get("cluster_enabled") == "1" or server.info.get("redis_mode") == "cluster"
     return ScanScope(dbs, cluster_masters(wire) if cluster else None, stale)

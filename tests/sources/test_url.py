@@ -158,3 +158,18 @@ def test_no_parse_error_shows_the_password(password: str, shape: int, host: str,
     for secret in (password, quote(password, safe="")):
         assume(secret not in control)
         assert secret not in message, message
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "rediss://h:0?ssl_password=k3y-s3cret",
+        "rediss://h:1?ssl_password=k3y-s3cret&bogus=1",
+        "redis:/:k3y-s3cret@h:0",
+        "redis://u:k3y-s3cret@h:1?password=k3y-s3cret&username=u&db=z",
+    ],
+)
+def test_secrets_in_every_place_stay_out_of_errors(url: str) -> None:
+    with pytest.raises(SourceError) as caught:
+        parse_address(url)
+    assert "k3y" not in str(caught.value)

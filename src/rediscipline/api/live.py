@@ -190,6 +190,7 @@ def _scan(
     complete = not interrupted and scanner.stopped is None
     full = complete and resume is None and options.match is None and options.type is None
     listed, gone = scanner.listed, result.stats.keyspace.skipped if result.stats.keyspace else 0
+    reachable = sum(server.keyspace.get(db, 0) for db in dbs if db not in scanner.not_scanned)
     outcome = Outcome(
         unavailable=unavailable,
         interrupted=interrupted,
@@ -201,13 +202,14 @@ def _scan(
         filtered=bool(options.match or options.type),
         unreadable=unreadable.summary(),
         drift=end,
-        fell_short=(population, listed) if full and fell_short(population, listed) else None,
+        fell_short=(reachable, listed) if full and fell_short(reachable, listed) else None,
         vanished=(listed, gone) if fell_short(listed, listed - gone) else None,
         not_scanned=tuple(scanner.not_scanned),
         cluster_masters=scope.cluster_masters,
         stale_replica=scope.stale_replica,
         elements_unread=probes.elements_unread,
         reconnects=scanner.backoff.reconnects,
+        databases=server.config_int("databases"),
     )
     summary = _summary(address, server, scope, outcome, end_keys)
     notes = tuple(scan_notes(outcome))

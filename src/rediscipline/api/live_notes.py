@@ -69,6 +69,7 @@ class Outcome:
     stale_replica: str | None = None
     elements_unread: int = 0
     reconnects: int = 0
+    databases: int | None = None  # how many the server has (CONFIG GET databases), when known
 
     @property
     def databases_unknown(self) -> bool:
@@ -236,10 +237,11 @@ def _coverage_notes(outcome: Outcome) -> list[Text]:
             )
         )
     elif outcome.databases_unknown:
+        others = f" (db1-db{outcome.databases - 1})" if outcome.databases and outcome.databases > 1 else ""
         notes.append(
             Text(
-                "INFO and SELECT were refused: databases other than db0 could be neither counted nor scanned",
-                "INFO 与 SELECT 均被拒绝：db0 以外的库既无法统计也无法扫描",
+                f"INFO and SELECT were refused: databases other than db0{others} could be neither counted nor scanned",
+                f"INFO 与 SELECT 均被拒绝：db0 以外的库{others}既无法统计也无法扫描",
             )
         )
     if outcome.cluster_masters is not None and outcome.cluster_masters != 1:

@@ -297,7 +297,18 @@ def test_server_killed_mid_scan(tmp_path: Path) -> None:
             if process.poll() is None:
                 process.kill()
                 process.wait()
-    _fails_cleanly(ScanResult(process.returncode, stdout, stderr))
+    # the server is gone for good: the partial report is written, then one line and exit 2
+    result = ScanResult(process.returncode, stdout, stderr)
+    assert result.returncode == 2, result.describe()
+    line = one_error_line(result.stderr)
+    server_part = result.report["server"]
+    assert server_part["partial"] == ["connection-lost"]
+    cursor = server_part["resume_cursor"]
+    assert cursor is not None and cursor.startswith("0:")
+    assert line.endswith(f"resume with --resume {cursor}"), line
+    assert "connection refused" in server_part["stopped"]
+    assert 0 < result.report["summary"]["keys"] < 100_000
+    assert any(note.startswith("scan stopped: lost the connection") for note in result.report["notes"])
 
 
 # ---- a 2,000,000-member sorted set -----------------------------------------------------------------------------

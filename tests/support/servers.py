@@ -209,6 +209,7 @@ class ServerProcess:
     unixsocket: Path | None = None
     tls_port: int | None = None
     host: str = HOST
+    command: tuple[str, ...] = ()
     _process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
 
     @property
@@ -261,6 +262,19 @@ class ServerProcess:
             os.kill(self.pid, signal.SIGKILL)
             assert self._process is not None
             self._process.wait(timeout=10)
+
+    def restart(self, timeout: float = 20.0) -> None:
+        """SIGKILL the server and start the same command again (same port, same folder, an empty keyspace:
+        persistence is off); returns once it answers PING. Its run_id changes, as after any restart."""
+        self.kill()
+        _RUNNING.pop(self.pid, None)
+        with self.log_path.open("ab") as log:
+            process = subprocess.Popen(
+                self.command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        self._process, self.pid = process, process.pid
+        _RUNNING[process.pid] = self
+        _wait_ready(self, process, timeout)
 
     def stop(self, timeout: float = 5.0) -> None:
         """SIGTERM by PID, SIGKILL after `timeout`, reap it, remove the temp dir. Safe to call twice."""
@@ -329,7 +343,7 @@ def start_server(
             )
         server = ServerProcess(
             kind=kind, flavor="", version="", port=port, pid=process.pid, workdir=workdir, password=password,
-            unixsocket=socket_path, tls_port=tls_port, _process=process,
+            unixsocket=socket_path, tls_port=tls_port, command=tuple(command), _process=process,
         )  # fmt: skip
         _RUNNING[process.pid] = server
         try:

@@ -1,33 +1,39 @@
-"""Audit a live instance: connect, read the server's own statistics, scan and probe keys, build the report."""
+"""Audit a live instance: connect, read the server's own statistics, scan and probe keys, build the report.
+
+Everything that can be refused is refused before the first SCAN (a database the server does not have, a
+Sentinel, a replica out of sync); everything that makes the report cover less than the server holds is
+marked in its header and explained in its notes (`live_notes`).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from rediscipline.api.common import build_report, new_engine, settings_for
+from rediscipline.api.live_notes import Outcome, scan_notes
+from rediscipline.api.live_unreadable import UnreadableTally
 from rediscipline.engine.runner import Engine
 from rediscipline.model.location import SOURCE_LIVE
 from rediscipline.model.report import Report, ServerSummary
-from rediscipline.model.server import (
-    CHECK_ACCESS,
-    CHECK_ACL,
-    CHECK_CONFIG,
-    CHECK_MEMORY,
-    CHECK_NO_TOUCH,
-    CHECK_OBJECT,
-    CHECK_SELECT,
-    CHECK_SLOWLOG,
-    ServerFact,
-)
-from rediscipline.model.text import Text
+from rediscipline.model.server import CHECK_NO_TOUCH, ServerFact
 from rediscipline.rules import default_registry
 from rediscipline.rules.registry import Registry
 from rediscipline.settings.layering import Settings
 from rediscipline.sources.errors import SourceError
 from rediscipline.sources.live.connection import open_connection
+from rediscipline.sources.live.consistency import (
+    Drift,
+    Snapshot,
+    drift,
+    fell_short,
+    read_run_id,
+    snapshot_of,
+    take_snapshot,
+)
+from rediscipline.sources.live.preflight import ScanScope, scan_scope
 from rediscipline.sources.live.probes import Probes
-from rediscipline.sources.live.scanner import SKIPPED, LiveScanner, Progress, ScanSettings
+from rediscipline.sources.live.scanner import SKIPPED, LiveScanner, Progress, ScanSettings, Unreadable
 from rediscipline.sources.live.server import commandstats_facts, live_origin, read_server, read_slowlog
 from rediscipline.sources.live.url import ServerAddress, parse_address
 from rediscipline.sources.live.wire import LostConnection, Wire, is_error
@@ -53,6 +59,8 @@ class LiveScanOptions:
     resume: str | None = None  # `db:cursor` printed by an interrupted scan
     memory_samples: int = 5
     timeout: float = 10.0
+    retries: int = 3  # reconnection attempts in a row before giving up (refilled after every round trip)
+    allow_stale: bool = False  # scan a replica that is not in sync with its master
 
 
 def scan_live(
@@ -62,11 +70,11 @@ def scan_live(
     registry: Registry | None = None,
     progress: Progress | None = None,
 ) -> Report:
-    """Scan one server. Ctrl-C (KeyboardInterrupt) stops the scan and returns the partial report."""
+    """Scan one server. Ctrl-C (KeyboardInterrupt) stops the scan and returns the partial report, and so does
+    a server that stays unreachable after a lost connection (`ServerSummary.stopped` says why)."""
     registry = registry or default_registry()
     settings = settings or settings_for(registry=registry)
-    if options.memory_samples < 1:
-        raise SourceError("--memory-samples must be at least 1 (0 would walk every element of every key)")
+    _check_options(options)
     address = parse_address(options.url, username=options.user, password_env=options.password_env)
     resume = _parse_resume(options.resume)
 
@@ -112,6 +120,9 @@ def _scan(
     if server.info.get("loading") == "1":
         raise SourceError(f"{address.display} is loading its dataset into memory: try again when loading has finished")
     unavailable.update(server.unavailable)
+    scope = scan_scope(
+        wire, server, address.display, db=options.db, url_db=address.db, resume=resume, allow_stale=options.allow_stale
+    )
     engine.set_server(server)
     engine.begin_input(live_origin(address.display))
     if engine.plan.commands:
@@ -120,8 +131,16 @@ def _scan(
         for fact in read_slowlog(wire, server.origin, unavailable):
             engine.feed_command(fact)
 
-    dbs = _databases(options, address, server)
+    dbs = scope.dbs
     population = sum(server.keyspace.get(db, 0) for db in dbs)
+    start = snapshot_of(server.info, server.keyspace, dbs)
+    restarted = False
+
+    def on_reconnect(new_wire: Wire) -> None:
+        nonlocal restarted
+        run_id = read_run_id(new_wire)
+        restarted = restarted or (run_id is not None and start.run_id is not None and run_id != start.run_id)
+
     rate = None
     if options.sample is not None:
         rate = min(1.0, options.sample / population) if population else 1.0
@@ -136,42 +155,100 @@ def _scan(
         target_ms=options.target_ms,
         max_ops=options.max_ops,
         resume=resume,
+        retries=options.retries,
     )
+    probes = _probes(engine, server, options)
     scanner = LiveScanner(
         reconnect=connect,
         wire=wire,
         display=address.display,
-        probes=_probes(engine, server, options),
+        probes=probes,
         settings=scan_settings,
         server=server,
         unavailable=unavailable,
         progress=progress,
+        on_reconnect=on_reconnect,
     )
     interrupted = False
     feed, skip = engine.feed, engine.skip
+    unreadable = UnreadableTally(engine, settings)
     try:
         for item in scanner.facts():
             if item is SKIPPED:
                 skip()
+            elif item.__class__ is Unreadable:
+                unreadable.add(item)
             else:
-                feed(item)  # type: ignore[arg-type]  # SKIPPED is the only non-fact item
+                feed(item)  # type: ignore[arg-type]
+        end, end_keys = _end_drift(scanner, dbs, start, restarted)
     except KeyboardInterrupt:
-        interrupted = True
+        interrupted, end, end_keys = True, None, None
     finally:
         if scanner.wire is not wire:  # a reconnected wire; `scan_live` closes the first one
             scanner.wire.close()
     result = engine.finish(SOURCE_LIVE)
-    resume_token = scanner.resume_token if interrupted else None
-    summary = _summary(address, server, unavailable, resume_token)
-    notes = _notes(
+    complete = not interrupted and scanner.stopped is None
+    full = complete and resume is None and options.match is None and options.type is None
+    listed, gone = scanner.listed, result.stats.keyspace.skipped if result.stats.keyspace else 0
+    reachable = sum(server.keyspace.get(db, 0) for db in dbs if db not in scanner.not_scanned)
+    outcome = Outcome(
         unavailable=unavailable,
         interrupted=interrupted,
-        resume=resume_token,
+        stopped=scanner.stopped,
+        resume_token=None if complete else scanner.resume_token,
+        resumed_from=options.resume if resume is not None else None,
         rate=rate,
         population=population,
-        options=options,
+        filtered=bool(options.match or options.type),
+        unreadable=unreadable.summary(),
+        drift=end,
+        fell_short=(reachable, listed) if full and fell_short(reachable, listed) else None,
+        vanished=(listed, gone) if fell_short(listed, listed - gone) else None,
+        not_scanned=tuple(scanner.not_scanned),
+        cluster_masters=scope.cluster_masters,
+        stale_replica=scope.stale_replica,
+        elements_unread=probes.elements_unread,
+        reconnects=scanner.backoff.reconnects,
+        databases=server.config_int("databases"),
     )
-    return build_report(result, settings, registry, "scan", (address.display,), notes=tuple(notes), server=summary)
+    summary = _summary(address, server, scope, outcome, end_keys)
+    notes = tuple(scan_notes(outcome))
+    return build_report(result, settings, registry, "scan", (address.display,), notes=notes, server=summary)
+
+
+def _end_drift(
+    scanner: LiveScanner, dbs: tuple[int, ...], start: Snapshot, restarted: bool
+) -> tuple[Drift | None, Mapping[int, int] | None]:
+    """How the server changed between the start and the end of the scan, and its keys per database at the end.
+
+    A scan that gave up cannot ask; it still knows whether a reconnection found a restarted server.
+    """
+    end = None
+    if scanner.stopped is None:
+        try:
+            end = take_snapshot(scanner.wire, dbs)
+        except (LostConnection, SourceError):
+            end = None
+    if end is None:
+        return (drift(start, start, restarted=True) if restarted else None), None
+    return drift(start, end, restarted=restarted), end.keys
+
+
+def _check_options(options: LiveScanOptions) -> None:
+    """Refuse option values that cannot work, before connecting (the CLI's own ranges say the same)."""
+    problems = (
+        (options.memory_samples < 1, "--memory-samples must be at least 1 (0 would walk every element of every key)"),
+        (options.batch < 1, "--batch must be at least 1"),
+        (options.sample is not None and options.sample < 1, "--sample must be at least 1"),
+        (options.max_ops is not None and options.max_ops < 1, "--max-ops must be at least 1"),
+        (options.timeout <= 0, "--timeout must be more than 0 seconds"),
+        (options.retries < 0, "retries must be 0 or more"),
+        (options.db is not None and options.db < 0, "--db must be 0 or more"),
+        (options.match == "", "--match '' matches no key: leave it out to scan every key"),
+    )
+    for failed, message in problems:
+        if failed:
+            raise SourceError(message)
 
 
 def _parse_resume(text: str | None) -> tuple[int, int] | None:
@@ -188,15 +265,6 @@ def _no_touch(wire: Wire, unavailable: dict[str, str]) -> None:
     reply = wire.call(b"CLIENT", b"NO-TOUCH", b"ON")
     if is_error(reply):
         unavailable.setdefault(CHECK_NO_TOUCH, str(reply))
-
-
-def _databases(options: LiveScanOptions, address: ServerAddress, server: ServerFact) -> tuple[int, ...]:
-    if options.db is not None:
-        return (options.db,)
-    if address.db is not None:
-        return (address.db,)
-    populated = tuple(sorted(db for db, keys in server.keyspace.items() if keys > 0))
-    return populated or (0,)
 
 
 def _probes(engine: Engine, server: ServerFact, options: LiveScanOptions) -> Probes:
@@ -217,7 +285,11 @@ def _probes(engine: Engine, server: ServerFact, options: LiveScanOptions) -> Pro
 
 
 def _summary(
-    address: ServerAddress, server: ServerFact, unavailable: dict[str, str], resume: str | None
+    address: ServerAddress,
+    server: ServerFact,
+    scope: ScanScope,
+    outcome: Outcome,
+    end_keys: Mapping[int, int] | None,
 ) -> ServerSummary:
     return ServerSummary(
         address=address.display,
@@ -228,78 +300,13 @@ def _summary(
         maxmemory=server.maxmemory,
         maxmemory_policy=server.maxmemory_policy,
         dbs=tuple(sorted(server.keyspace.items())),
-        unavailable=tuple(sorted(unavailable.items())),
-        resume_cursor=resume,
+        unavailable=tuple(sorted(outcome.unavailable.items())),
+        resume_cursor=outcome.resume_token,
+        resumed_from=outcome.resumed_from,
+        partial=outcome.partial(),
+        stopped=outcome.stopped,
+        unreadable=outcome.unreadable,
+        cluster_masters=scope.cluster_masters,
+        dbs_at_end=tuple(sorted(end_keys.items())) if end_keys is not None else None,
+        dbs_not_scanned=outcome.not_scanned,
     )
-
-
-#: What a refused check costs, in the words of the report.
-_COSTS = {
-    CHECK_MEMORY: (
-        "key memory was not measured: byte-size rules and memory totals are missing",
-        "未能测量 Key 内存：按字节的规则与内存统计缺失",
-    ),
-    CHECK_OBJECT: (
-        "OBJECT was refused: encoding and idle-time rules did not run",
-        "OBJECT 命令被拒绝：编码与空闲时间规则未运行",
-    ),
-    CHECK_SELECT: (
-        "SELECT was refused: only the connection's database was scanned",
-        "SELECT 被拒绝：只扫描了连接所在的库",
-    ),
-    CHECK_NO_TOUCH: (
-        "CLIENT NO-TOUCH is unavailable (Redis/Valkey < 7.2, or not permitted): the length probes may refresh "
-        "keys' LRU/LFU data; idle times were read before them",
-        "CLIENT NO-TOUCH 不可用（版本低于 7.2 或无权限）：长度探测可能刷新 LRU/LFU；空闲时间在其之前读取",
-    ),
-    CHECK_ACCESS: (
-        "whether the scanning user can run KEYS, FLUSHALL, CONFIG… could not be checked",
-        "无法检查扫描用户能否执行 KEYS、FLUSHALL、CONFIG 等命令",
-    ),
-    CHECK_ACL: ("ACL LIST was refused: users without a password were not checked", "ACL LIST 被拒绝：未检查无密码用户"),
-    CHECK_CONFIG: (
-        "CONFIG GET was refused: configuration rules used INFO only",
-        "CONFIG GET 被拒绝：配置类规则只依据 INFO",
-    ),
-    CHECK_SLOWLOG: ("the slow log was not read", "未读取慢日志"),
-}
-
-
-def _notes(
-    *,
-    unavailable: dict[str, str],
-    interrupted: bool,
-    resume: str | None,
-    rate: float | None,
-    population: int,
-    options: LiveScanOptions,
-) -> list[Text]:
-    notes: list[Text] = []
-    for check, reason in sorted(unavailable.items()):
-        en, zh = _COSTS.get(check, (f"{check} could not run", f"{check} 无法执行"))
-        notes.append(Text(f"{en} ({check}: {reason})", f"{zh}（{check}：{reason}）"))
-    if interrupted:
-        tail_en = f"; continue with --resume {resume}" if resume else ""
-        tail_zh = f"；继续请用 --resume {resume}" if resume else ""
-        notes.append(
-            Text(
-                f"scan interrupted: this report covers the keys seen so far{tail_en}",
-                f"扫描被中断：报告只包含已扫描的 Key{tail_zh}",
-            )
-        )
-    if rate is not None and rate < 1:
-        notes.append(
-            Text(
-                f"sampled scan: each of {population} keys was kept with probability {rate:.4g}; counts are "
-                "estimates with 95% confidence intervals",
-                f"抽样扫描：{population} 个 Key 中每个以概率 {rate:.4g} 被抽中；计数为带 95% 置信区间的估计值",
-            )
-        )
-    if options.match or options.type:
-        notes.append(
-            Text(
-                "filtered scan (--match/--type): totals cover matching keys only",
-                "已按 --match/--type 过滤：统计仅覆盖匹配的 Key",
-            )
-        )
-    return notes

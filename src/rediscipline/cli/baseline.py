@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from rediscipline.cli.check import run_check, selection_options
-from rediscipline.cli.common import settings_options
+from rediscipline.cli.common import settings_options, writable_output
 from rediscipline.cli.exits import EXIT_ERROR
 from rediscipline.cli.usage import CommandGroup
 from rediscipline.suppress.baseline import write_baseline
@@ -29,6 +29,7 @@ def baseline_command() -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     default=DEFAULT_BASELINE,
     show_default=True,
+    callback=writable_output,
     help="The baseline file to write (replaced atomically).",
 )
 @settings_options

@@ -81,12 +81,33 @@ def output_options(formats: tuple[str, ...]) -> Callable[[F], F]:
             click.option(
                 "--format", "output_format", type=click.Choice(formats), default=formats[0], show_default=True
             ),
-            click.option("--output", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to FILE."),
+            click.option(
+                "--output",
+                type=click.Path(dir_okay=False, path_type=Path),
+                callback=writable_output,
+                help="Write the report to FILE.",
+            ),
             click.option("--color", type=click.Choice(("auto", "always", "never")), default="auto", show_default=True),
         ]
         return functools.reduce(lambda f, d: d(f), reversed(decorators), func)
 
     return decorate
+
+
+def writable_output(_ctx: click.Context, _param: click.Parameter, path: Path | None) -> Path | None:
+    """Refuse an output file that could not be written before any work is done (a scan can take hours).
+
+    The report is written to a temporary name in the file's folder and renamed (`open_output`), so the
+    folder must exist and be writable, and an existing file must be replaceable.
+    """
+    if path is None:
+        return None
+    folder = path.parent
+    if not folder.is_dir():
+        raise click.BadParameter(f"{path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise click.BadParameter(f"{path}: the folder {folder} is not writable")
+    return path
 
 
 def use_color(choice: str, stream: TextIO) -> bool:

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
 from rediscipline.api import settings_for
-from rediscipline.cli.common import output_options, overrides_from, settings_options, write_report
+from rediscipline.cli.common import (
+    output_options,
+    overrides_from,
+    render_report,
+    settings_options,
+    write_report,
+)
+from rediscipline.cli.exits import EXIT_ERROR
 from rediscipline.render import RENDERERS
 
 TYPES = ("string", "list", "hash", "set", "zset", "stream")
@@ -45,6 +53,11 @@ TYPES = ("string", "list", "hash", "set", "zset", "stream")
     help="MEMORY USAGE … SAMPLES n (never 0: that walks every element).",
 )
 @click.option("--timeout", type=click.FloatRange(min=0.5), default=10.0, show_default=True, help="Seconds per reply.")
+@click.option(
+    "--allow-stale",
+    is_flag=True,
+    help="Scan a replica that is not in sync with its master (refused by default: its keys may be missing or old).",
+)
 @click.option("--deep", is_flag=True, help="Dumps: walk every element, for the largest element of every collection.")
 @click.option("--no-verify", "no_verify", is_flag=True, help="Dumps: do not check the CRC-64 (read a damaged file).")
 @click.option(
@@ -80,6 +93,7 @@ def scan_command(
     resume: str | None,
     memory_samples: int,
     timeout: float,
+    allow_stale: bool,
     deep: bool,
     no_verify: bool,
     jobs: int | None,
@@ -98,6 +112,8 @@ def scan_command(
     DEBUG or whole-collection reads. Works with a user that may only read, scan, INFO and CONFIG GET.
     Dumps (files, or directories of *.rdb): RDB 1–15 (Redis 2.x–8.10) and Valkey 8/9, no server needed;
     several files make one report (a cluster's shards), parsed in parallel. Memory is estimated.
+    Exit code: 0 clean, 1 findings at or above --fail-on, 2 bad input, or a server lost for good mid-scan
+    (after the partial report, which says where to --resume).
 
     \b
     rediscipline scan redis://replica.internal:6379
@@ -115,7 +131,7 @@ def scan_command(
             raise click.UsageError("give either one server URL or dump files, not both")
         live_only = {
             "--user": user, "--password-env": password_env, "--sample": sample, "--seed": seed,
-            "--max-ops": max_ops, "--resume": resume,
+            "--max-ops": max_ops, "--resume": resume, "--allow-stale": allow_stale or None,
         }  # fmt: skip
         given = [name for name, value in live_only.items() if value is not None]
         if given:
@@ -155,12 +171,21 @@ def scan_command(
             resume=resume,
             memory_samples=memory_samples,
             timeout=timeout,
+            allow_stale=allow_stale,
         )
         with scan_progress("scanning", show_progress) as progress:
             report = scan_live(options, settings, progress=progress)
+        server = report.stats.server
+        if server is not None and server.stopped is not None:  # gave up: the partial report, then exit 2
+            render_report(
+                report, settings, output_format=output_format, output=output, color=color, exit_zero=exit_zero
+            )
+            again = f": resume with --resume {server.resume_cursor}" if server.resume_cursor else ""
+            click.echo(f"rediscipline: error: scan stopped, partial report written; {server.stopped}{again}", err=True)
+            sys.exit(EXIT_ERROR)
     write_report(report, settings, output_format=output_format, output=output, color=color, exit_zero=exit_zero)
 
 
 def _is_url(target: str) -> bool:
-    """A server address (scheme://…, unix:…) rather than a dump file or directory."""
-    return "://" in target or target.startswith("unix:")
+    """A server address (scheme://…, redis:…, unix:…) rather than a dump file or directory."""
+    return "://" in target or target.lower().startswith(("redis:", "rediss:", "unix:"))

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
+from rediscipline.engine.flagged import FlaggedKeys
 from rediscipline.engine.groups import Group, Groups, ResolvedViolation
 from rediscipline.engine.keyspace import KeyspaceCollector, count_estimate
 from rediscipline.engine.patterns import PatternTable
@@ -112,7 +113,7 @@ class Engine:
         self.patterns = PatternTable(pattern_cap)
         self.groups = Groups(examples)
         self.keys = 0
-        self.flagged = 0
+        self.flagged = FlaggedKeys(self.patterns.canonical)
         self.server: ServerFact | None = None
         self.keyspace = KeyspaceCollector()
         self._probed = False  # some fact carried probed fields: report keyspace statistics
@@ -167,15 +168,18 @@ class Engine:
             self._fast[fast_key] = (verdict, offsets)
         return verdict
 
-    def feed_name(self, name: bytes, line: int | None = None, key_type: str | None = None) -> None:
-        """Check one concrete key name (the fast path: no fact object is built unless a rule needs one)."""
+    def feed_name(self, name: bytes, line: int | None = None, key_type: str | None = None) -> bytes:
+        """Check one concrete key name (the fast path: no fact object is built unless a rule needs one).
+
+        Returns the pattern the key was counted under.
+        """
         verdict = self._verdict(name, key_type)
         self.keys += 1
         recorded = self.patterns.add(verdict.pattern)
         violations = verdict.violations
         if violations:
             if verdict.flags:
-                self.flagged += 1
+                self.flagged.add(recorded)
             self._count_name_violations(verdict, recorded, name, self._origin, line)
         if verdict.name_accumulators:
             origin = self._origin
@@ -184,6 +188,7 @@ class Engine:
             fact = KeyFact(name, origin, origin.db, key_type)
             for accumulator in verdict.name_accumulators:
                 accumulator.add(fact, recorded)
+        return recorded
 
     def feed(self, fact: KeyFact) -> None:
         """Check one fact: a concrete key with probed fields, or a template from code."""
@@ -220,7 +225,8 @@ class Engine:
                     self._resolved[id(found)] = (found, ctx, resolved)  # holding `found` keeps its id unique
                 flagged = flagged or resolved.severity >= Severity.WARNING
                 add(resolved, recorded, example, origin, None)
-        self.flagged += flagged
+        if flagged:
+            self.flagged.add(recorded)
         for accumulator in verdict.accumulators:
             accumulator.add(fact, recorded)
         if fact.type is not None and isinstance(name, bytes):
@@ -250,7 +256,8 @@ class Engine:
         self.keys += 1
         self.patterns.add(verdict.pattern)
         if verdict.violations:
-            self.flagged += verdict.flags
+            if verdict.flags:
+                self.flagged.add(verdict.pattern)
             for resolved in verdict.violations:
                 self.groups.add_site(resolved, fact.origin, verdict.pattern, None)
 
@@ -379,6 +386,7 @@ class Engine:
     def finish(self, source: str) -> EngineResult:
         """Compact patterns, flush aggregate rules and return findings and statistics."""
         self.groups.remap(self.patterns.compact())
+        flagged_aggregates: list[tuple[bytes, int]] = []
         for configured in self.rules:
             accumulator = self._accumulators.get(configured.id)
             if accumulator is None:
@@ -388,6 +396,9 @@ class Engine:
                 for resolved in self._resolve(configured, ctx, (result.violation,)):
                     target = self.patterns.canonical(result.pattern)
                     self.groups.add_counted(resolved, target, result.count, result.examples)
+                    if resolved.severity >= Severity.WARNING:
+                        flagged_aggregates.append((target, result.count))
+        flagged = self.flagged.total(flagged_aggregates, self.patterns.counts, self.keys)
         keyspace = self.keyspace.finish() if self._probed else None
         if self.server is not None:
             server = self.server
@@ -414,8 +425,8 @@ class Engine:
             overflow_keys=self.patterns.overflow_keys,
             elapsed_seconds=round(time.perf_counter() - self._started, 3),
             top_patterns=tuple(PatternStat(p, c) for p, c in self.patterns.top(10)),
-            keys_flagged=self.flagged,
-            score=_score(self.keys, self.flagged, findings, has_server=self.server is not None),
+            keys_flagged=flagged,
+            score=_score(self.keys, flagged, findings, has_server=self.server is not None),
             keyspace=keyspace,
         )
         return EngineResult(findings, stats, self.plan, frozenset(r.id for r in self.rules))

@@ -48,6 +48,32 @@ class PatternStat:
     count: int
 
 
+#: Why a live report covers less than the server holds (`ServerSummary.partial`); the notes say more.
+PARTIAL_INTERRUPTED = "interrupted"  # stopped by the user (Ctrl-C): continue with `resume_cursor`
+PARTIAL_CONNECTION_LOST = "connection-lost"  # the server could not be reached again: continue with `resume_cursor`
+PARTIAL_RESUMED = "resumed"  # a continuation from `resumed_from`: keys before that cursor are not in it
+PARTIAL_RESTARTED = "server-restarted"  # the server's run_id changed during the scan
+PARTIAL_FLUSHED = "flushed"  # FLUSHALL or FLUSHDB ran during the scan
+PARTIAL_SHRANK = "keyspace-shrank"  # far fewer keys were seen, or are left, than the server held at the start
+PARTIAL_UNREADABLE = "unreadable-keys"  # keys the scanning user may not read: judged by name only
+PARTIAL_DATABASES = "databases-not-scanned"  # databases that could not be listed or selected
+PARTIAL_SHARDS = "other-shards"  # one node of a cluster: the other shards were not scanned
+PARTIAL_STALE_REPLICA = "replica-not-in-sync"  # a replica whose link to its master is down or syncing
+
+
+@dataclass(frozen=True, slots=True)
+class UnreadableKeys:
+    """Keys SCAN listed but the scanning user may not read (ACL key patterns, or TYPE refused).
+
+    Their names were judged by the name rules; `rules` are the enabled rules that need more than a name and
+    could not judge them, and the keyspace summary (memory, TTL coverage, top keys) leaves them out.
+    """
+
+    keys: int
+    patterns: tuple[PatternStat, ...] = ()  # the most common patterns among them, most keys first (bounded)
+    rules: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True, slots=True)
 class ServerSummary:
     """The instance a live scan looked at, for the report header."""
@@ -62,6 +88,13 @@ class ServerSummary:
     dbs: tuple[tuple[int, int], ...] = ()  # (db, keys) from INFO keyspace
     unavailable: tuple[tuple[str, str], ...] = ()  # (check, reason): what the server refused
     resume_cursor: str | None = None  # set when the scan stopped early: pass to --resume
+    resumed_from: str | None = None  # `DB:CURSOR` this scan continued from (a continuation of an earlier one)
+    partial: tuple[str, ...] = ()  # PARTIAL_* codes: why the report covers less than the server holds
+    stopped: str | None = None  # why the scan ended before its end on an error (with PARTIAL_CONNECTION_LOST)
+    unreadable: UnreadableKeys | None = None
+    cluster_masters: int | None = None  # a cluster node: masters of its cluster (0: unknown)
+    dbs_at_end: tuple[tuple[int, int], ...] | None = None  # (db, keys) of the scanned databases at the end
+    dbs_not_scanned: tuple[int, ...] = ()  # databases that could not be selected
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,8 @@ CHECK_OBJECT = "OBJECT"
 CHECK_SELECT = "SELECT"
 CHECK_NO_TOUCH = "CLIENT NO-TOUCH"
 CHECK_INFO = "INFO"
+CHECK_TYPE = "TYPE"
+CHECK_LENGTH = "length commands"
 
 
 @dataclass(frozen=True, slots=True)

@@ -84,6 +84,19 @@ def _server(report: Report) -> dict[str, Any] | None:
         "databases": {str(db): keys for db, keys in server.dbs},
         "unavailable": {cut_text(check, QUOTE_LIMIT): cut_text(reason) for check, reason in server.unavailable},
         "resume_cursor": server.resume_cursor,
+        "resumed_from": server.resumed_from,
+        "partial": list(server.partial),
+        "stopped": server.stopped,
+        "unreadable": None
+        if server.unreadable is None
+        else {
+            "keys": server.unreadable.keys,
+            "patterns": [{**name_fields("pattern", p.pattern), "count": p.count} for p in server.unreadable.patterns],
+            "rules_not_judged": list(server.unreadable.rules),
+        },
+        "cluster": None if server.cluster_masters is None else {"masters": server.cluster_masters or None},
+        "databases_at_end": None if server.dbs_at_end is None else {str(db): keys for db, keys in server.dbs_at_end},
+        "databases_not_scanned": list(server.dbs_not_scanned),
     }
 
 

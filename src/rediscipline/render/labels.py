@@ -56,6 +56,15 @@ LABELS = {
     "no-ttl": Text("no TTL", "无 TTL"),
     "elements": Text("elements", "个元素"),
     "resume": Text("resume with: --resume {cursor}", "继续扫描：--resume {cursor}"),
+    "resumed-from": Text(
+        "continuation from --resume {cursor}: counts cover only the keys from that cursor on",
+        "从 --resume {cursor} 继续的扫描：计数只包含该游标之后的 Key",
+    ),
+    "partial": Text("PARTIAL: {reasons} (see Notes)", "结果不完整：{reasons}（见说明）"),
+    "cluster-node": Text(
+        "one node of a cluster of {masters} masters: the other shards were not scanned",
+        "集群（{masters} 个主节点）中的一个节点：其余分片未扫描",
+    ),
 }
 
 

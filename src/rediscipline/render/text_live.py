@@ -32,6 +32,13 @@ def server_line(server: ServerSummary, lang: str) -> RichText:
     line.append(memory, style="dim")
     if server.dbs:
         line.append(" · " + ", ".join(f"db{db} {keys:,}" for db, keys in server.dbs), style="dim")
+    if server.cluster_masters is not None and server.cluster_masters != 1:
+        masters = server.cluster_masters
+        line.append("\n" + label("cluster-node", lang, masters=masters if masters else "?"), style="bold yellow")
+    if server.resumed_from is not None:
+        line.append("\n" + label("resumed-from", lang, cursor=server.resumed_from), style="bold yellow")
+    if server.partial:
+        line.append("\n" + label("partial", lang, reasons=", ".join(server.partial)), style="bold yellow")
     return line
 
 

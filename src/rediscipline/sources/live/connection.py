@@ -10,23 +10,20 @@ import ssl
 from typing import Any
 
 import redis
-from redis.connection import ConnectionPool
+from redis.connection import Connection, ConnectionPool, SSLConnection, UnixDomainSocketConnection
 
 from rediscipline.sources.errors import SourceError
-from rediscipline.sources.live.url import ServerAddress
+from rediscipline.sources.live.url import ServerAddress, is_true
 
 CONNECT_TIMEOUT = 5.0
 
 
 def open_connection(address: ServerAddress, timeout: float) -> Any:
-    """A connected redis-py `Connection` (binary-safe: decode_responses off)."""
-    pool = ConnectionPool.from_url(
-        address.connection_url(),
-        socket_connect_timeout=CONNECT_TIMEOUT,
-        socket_timeout=timeout,
-        decode_responses=False,
-        protocol=2,
-    )
+    """A connected redis-py `Connection` (binary-safe: decode_responses off).
+
+    redis-py gets the parts of the address as arguments, never a URL: nothing it could print holds a secret.
+    """
+    pool = ConnectionPool(**connection_arguments(address, timeout))
     connection = pool.make_connection()
     try:
         connection.connect()  # type: ignore[no-untyped-call]
@@ -34,6 +31,32 @@ def open_connection(address: ServerAddress, timeout: float) -> Any:
         connection.disconnect()  # type: ignore[no-untyped-call]
         raise connection_error(address, error) from None
     return connection
+
+
+def connection_arguments(address: ServerAddress, timeout: float) -> dict[str, Any]:
+    """The keyword arguments of redis-py's ConnectionPool for `address`."""
+    arguments: dict[str, Any] = {
+        "socket_connect_timeout": CONNECT_TIMEOUT,
+        "socket_timeout": timeout,
+        "decode_responses": False,
+        "protocol": 2,
+        "username": address.username,
+        "password": address.password,
+    }
+    options = dict(address.options)
+    if "client_name" in options:
+        arguments["client_name"] = options.pop("client_name")
+    if address.scheme == "unix":
+        arguments.update(connection_class=UnixDomainSocketConnection, path=address.path)
+        return arguments
+    arguments.update(host=address.host, port=address.port, connection_class=Connection)
+    if address.tls:
+        arguments["connection_class"] = SSLConnection
+        if address.ssl_password is not None:
+            arguments["ssl_password"] = address.ssl_password
+        for name, value in options.items():
+            arguments[name] = is_true(value) if name == "ssl_check_hostname" else value
+    return arguments
 
 
 def connection_error(address: ServerAddress, error: BaseException) -> SourceError:

@@ -10,6 +10,16 @@ Stage 4 (hash fields known): HSTRLEN of each sampled field.
 Only commands whose facts an enabled rule needs are sent; every command is O(1) or bounded by a small count.
 Never SAMPLES 0, never a whole-collection read. Packing a key's stage-1 commands with one `%` format costs
 about 1 µs, against about 2.5 µs for the same commands through `hiredis.pack_command`.
+
+Stage 3 is bounded in bytes too, not only in elements: an
+element comes back whole (and the server copies it into our output buffer first), so the count is cut to
+what ELEMENT_BUDGET holds at the collection's average element size (MEMORY USAGE / length), and a
+collection whose average element is above ELEMENT_CAP is not read at all: its average, a lower bound of its
+largest element, stands for it. An element far above its collection's average can still exceed the budget;
+nothing cheaper than reading it tells its size.
+
+A key the scanning user may not read (ACL key patterns) answers NOPERM to every probe: it is marked
+`unreadable`, not `gone`, so the report can say so instead of counting it as vanished.
 """
 
 from __future__ import annotations
@@ -18,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rediscipline.model.facts import HEAD_BYTES
-from rediscipline.model.server import CHECK_MEMORY, CHECK_OBJECT
+from rediscipline.model.server import CHECK_LENGTH, CHECK_MEMORY, CHECK_OBJECT, CHECK_TYPE
 from rediscipline.sources.live.wire import is_error
 
 LENGTH_COMMANDS = {
@@ -38,6 +48,20 @@ ELEMENT_SAMPLE = 16
 ALL_FIELDS = 256
 #: Largest set or sorted set (by MEMORY USAGE) whose members are all read back to find the biggest one.
 MEMBER_TRANSFER_LIMIT = 1 << 20
+#: Bytes the element probe of one key is expected to move at most (at the collection's average element size).
+ELEMENT_BUDGET = 2 << 20
+#: Largest average element read at all: above it, one element alone may be bigger than anything we read.
+ELEMENT_CAP = 8 << 20
+
+
+def is_key_denied(reply: Any) -> bool:
+    """A NOPERM about the key itself (ACL key patterns), not about the command."""
+    text = str(reply) if is_error(reply) else ""
+    return text.startswith("NOPERM") and "key" in text and "to run" not in text
+
+
+def is_command_denied(reply: Any) -> bool:
+    return is_error(reply) and str(reply).startswith("NOPERM") and not is_key_denied(reply)
 
 
 def _bulk(word: bytes) -> bytes:
@@ -71,7 +95,9 @@ class KeyRecord:
     head: bytes | None = None
     largest_element: int | None = None
     fields: list[bytes] | None = None
+    sample: int = 0  # elements the stage-3 probe asks for
     gone: bool = False  # vanished or retyped between SCAN and probe
+    unreadable: bool = False  # the scanning user may not read it (then `gone` is set too: nothing more is sent)
 
 
 class Probes:
@@ -93,6 +119,7 @@ class Probes:
         self.ttl, self.memory, self.encoding = ttl, memory, encoding
         self.idle, self.freq = idle, freq
         self.length, self.head, self.element = length, head, element
+        self.elements_unread = 0  # collections whose average element was above ELEMENT_CAP
         stage1 = [key_template(b"TYPE", key_at=1)]
         if ttl:
             stage1.append(key_template(b"PTTL", key_at=1))
@@ -129,26 +156,39 @@ class Probes:
         return template % (size, name), 1
 
     def wants_elements(self, record: KeyRecord) -> bool:
-        """Look inside a collection only when it may hide a big element: a compact encoding rules that out."""
+        """Look inside a collection only when it may hide a big element (a compact encoding rules that out)
+        and its memory bounds what the look moves; sets `record.sample`, or the average when it is too big."""
         if not self.element or record.type not in ("hash", "set", "zset", "list") or not record.length:
             return False
-        if record.memory is not None and record.memory >= ELEMENT_PROBE_AVERAGE * record.length:
-            return True
-        return record.type != "list" and (record.encoding is None or record.encoding not in COMPACT_ENCODINGS)
+        memory, length = record.memory, record.length
+        if memory is None:
+            return False  # nothing bounds an element's size: reading one could move any amount
+        big_average = memory >= ELEMENT_PROBE_AVERAGE * length
+        if not big_average and (record.type == "list" or record.encoding in COMPACT_ENCODINGS):
+            return False
+        average = -(-memory // length)
+        if average > ELEMENT_CAP:
+            record.largest_element = average  # some element is at least this big; reading one may exceed the cap
+            self.elements_unread += 1
+            return False
+        if record.type == "hash":  # field names come back; their values are measured by HSTRLEN
+            wanted = length if length <= ALL_FIELDS else ELEMENT_SAMPLE
+        elif record.type == "list":
+            wanted = 2  # the head and the tail
+        else:  # set and sorted-set members come back whole: all of them only when the whole key is small
+            wanted = length if length <= ALL_FIELDS and memory <= MEMBER_TRANSFER_LIMIT else ELEMENT_SAMPLE
+        record.sample = max(1, min(wanted, ELEMENT_BUDGET // average))
+        return True
 
     def stage3(self, record: KeyRecord) -> list[tuple[Any, ...]]:
-        name, length = record.name, record.length or 0
+        name, count = record.name, record.sample or 1
         if record.type == "hash":
-            return [(b"HRANDFIELD", name, length if length <= ALL_FIELDS else ELEMENT_SAMPLE)]
-        # Set and sorted-set members come back whole (no command gives their length alone), so read every
-        # member only of small collections whose measured memory bounds the transfer
-        small = length <= ALL_FIELDS and record.memory is not None and record.memory <= MEMBER_TRANSFER_LIMIT
-        count = length if small else ELEMENT_SAMPLE
+            return [(b"HRANDFIELD", name, count)]
         if record.type == "set":
             return [(b"SRANDMEMBER", name, count)]
         if record.type == "zset":
             return [(b"ZRANDMEMBER", name, count)]
-        return [(b"LINDEX", name, 0), (b"LINDEX", name, -1)]
+        return [(b"LINDEX", name, 0), (b"LINDEX", name, -1)][:count]
 
     def stage4(self, record: KeyRecord) -> list[tuple[Any, ...]]:
         return [(b"HSTRLEN", record.name, name) for name in record.fields or ()]
@@ -159,6 +199,11 @@ class Probes:
         kind = replies[at]
         if kind.__class__ is not bytes or kind == b"none":
             record.gone = True
+            if is_key_denied(kind):
+                record.unreadable = True
+            elif is_command_denied(kind):
+                record.unreadable = True
+                refused.append((CHECK_TYPE, kind))
             return refused
         record.type = kind.decode("ascii", "replace")
         at += 1
@@ -197,11 +242,14 @@ class Probes:
                 refused.append((CHECK_OBJECT, reply))
         return refused
 
-    def read_stage2(self, record: KeyRecord, replies: list[Any]) -> None:
+    def read_stage2(self, record: KeyRecord, replies: list[Any]) -> list[tuple[str, Any]]:
+        """Fill the length and head; return the probes the server refused (check, reply)."""
         for reply in replies:
+            if is_command_denied(reply):
+                return [(CHECK_LENGTH, reply)]
             if is_error(reply):  # WRONGTYPE: the key was replaced by another type since TYPE
                 record.gone = True
-                return
+                return []
         if record.type == "string" and self.head:
             head = replies[-1] if replies else None
             record.head = head if head.__class__ is bytes else None
@@ -209,11 +257,12 @@ class Probes:
                 record.length = replies[0]
             elif record.head is not None:
                 record.length = len(record.head)
-            return
+            return []
         if replies and replies[0].__class__ is int:
             record.length = replies[0]
             if record.length == 0 and record.type != "string":
                 record.gone = True  # Redis never keeps an empty collection: it was deleted
+        return []
 
     def read_stage3(self, record: KeyRecord, replies: list[Any]) -> bool:
         """Take the sampled elements; True when hash fields still need their value lengths (stage 4)."""

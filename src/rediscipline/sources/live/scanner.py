@@ -1,39 +1,34 @@
 """Walk a live keyspace with SCAN and pipelined, bounded probes; yield one KeyFact per key.
 
-Each round trip carries the next SCAN plus every key's next probe stage (see `probes`), and it is sent
-*before* the facts of the previous round are handed to the engine, so rule evaluation overlaps with the
-server's work. The batch (SCAN COUNT) adapts so that the time the server spends on one of our round trips
-stays near `target_ms`; `max_ops` caps commands per second. Keys that vanish or change type between SCAN and
-probe are counted as skipped. A dropped connection is reopened and the scan resumes from the cursor of the
-oldest batch not fully reported, without reporting a key twice.
+Each database is walked by a `pipeline.DbScan`. The batch (SCAN COUNT) adapts so that the time the server
+spends on one of our round trips stays near `target_ms`; `max_ops` caps commands per second. Keys that vanish
+or change type between SCAN and probe are counted as skipped; keys the user may not read are yielded as
+`Unreadable`. A dropped connection is reopened (see `retry` for how patiently) and the scan resumes from the
+cursor of the oldest batch not fully reported, without reporting a key twice; when the server stays away,
+the scan stops with `stopped` saying why and `resume_token` where to continue.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 from rediscipline.model.facts import KeyFact
 from rediscipline.model.location import SOURCE_LIVE, Location
 from rediscipline.model.server import CHECK_SELECT, ServerFact
 from rediscipline.sources.errors import SourceError
-from rediscipline.sources.live.probes import KeyRecord, Probes
+from rediscipline.sources.live.pipeline import SKIPPED, DbScan, Skipped, Unreadable
+from rediscipline.sources.live.probes import Probes
+from rediscipline.sources.live.retry import Backoff
 from rediscipline.sources.live.wire import LostConnection, Wire, is_error
 
 Progress = Callable[[int, int], None]
 MIN_BATCH = 10
 MAX_BATCH = 1000
-
-
-class Skipped:
-    """Yielded for a key that vanished or changed type while it was being probed."""
-
-
-SKIPPED = Skipped()
+__all__ = ["SKIPPED", "LiveScanner", "Progress", "ScanSettings", "Skipped", "Unreadable"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,14 +45,6 @@ class ScanSettings:
     retries: int = 3
 
 
-@dataclass(slots=True)
-class _Batch:
-    id: int
-    cursor: int  # the SCAN cursor that produced it (resume from here if it is not finished)
-    pending: int = 0
-    names: list[bytes] = field(default_factory=list)
-
-
 class LiveScanner:
     def __init__(
         self,
@@ -70,8 +57,10 @@ class LiveScanner:
         server: ServerFact,
         unavailable: dict[str, str],
         progress: Progress | None = None,
+        on_reconnect: Callable[[Wire], None] | None = None,
     ) -> None:
         self._reconnect = reconnect
+        self._on_reconnect = on_reconnect
         self.wire = wire
         self.display = display
         self.probes = probes
@@ -88,17 +77,20 @@ class LiveScanner:
         self._clock_offset = _clock_offset(wire)
         self._started = time.perf_counter()
         self._sent_before = 0  # commands sent on connections that were lost
+        self.backoff = Backoff(settings.retries, rng=random.Random())  # jitter apart from the sampling draw
+        self.stopped: str | None = None  # why the scan ended early, when the server could not be reached again
+        self.not_scanned: list[int] = []  # databases SELECT refused
 
     # -- the scan -----------------------------------------------------------------------------------------
 
-    def facts(self) -> Iterator[KeyFact | Skipped]:
+    def facts(self) -> Iterator[KeyFact | Skipped | Unreadable]:
         start_db, start_cursor = self.settings.resume or (self.settings.dbs[0] if self.settings.dbs else 0, 0)
         for db in self.settings.dbs:
             if db < start_db:
                 continue
-            if not self._select(db):
-                continue
             yield from self._scan_db(db, start_cursor if db == start_db else 0)
+            if self.stopped is not None:
+                return  # resume_token says where to continue
         self.resume_token = None
 
     def _select(self, db: int) -> bool:
@@ -111,36 +103,58 @@ class LiveScanner:
         self._db = db
         return True
 
-    def _scan_db(self, db: int, cursor: int) -> Iterator[KeyFact | Skipped]:
+    def _scan_db(self, db: int, cursor: int) -> Iterator[KeyFact | Skipped | Unreadable]:
         skip: set[bytes] = set()
-        attempts = 0
+        reconnected = False
         while True:
-            state = _DbScan(self, db, cursor, skip)
+            state: DbScan | None = None
             try:
+                if not self._select(db):
+                    if reconnected:  # the server changed under us (ACL, config): keep what was scanned
+                        self.stopped = f"{self.display} refused SELECT {db} after a reconnection"
+                    else:
+                        self.not_scanned.append(db)
+                    return
+                state = DbScan(self, db, cursor, skip)
                 yield from state.run()
                 return
             except LostConnection as error:
-                cursor, skip = state.restart_point()
+                if state is not None:
+                    cursor, skip = state.restart_point()
                 self.resume_token = f"{db}:{cursor}"
-                attempts += 1
-                if attempts > self.settings.retries:
-                    raise SourceError(
-                        f"lost the connection to {self.display} ({error}); resume with --resume {db}:{cursor}"
-                    ) from None
-                time.sleep(0.5 * 2 ** (attempts - 1))
-                self._sent_before += self.wire.commands_sent  # keep --max-ops honest across connections
-                self.wire.close()
-                try:
-                    self.wire = self._reconnect()
-                except SourceError as reconnect_error:
-                    if attempts >= self.settings.retries:
-                        raise SourceError(f"{reconnect_error}; resume with --resume {db}:{cursor}") from None
-                    continue
-                self._db = 0
-                if not self._select(db):
-                    raise SourceError(f"cannot select db {db} again after reconnecting to {self.display}") from None
+                if not self._reconnect_after(str(error)):
+                    return
+                reconnected = True
 
-    # -- helpers used by _DbScan ------------------------------------------------------------------------
+    def _reconnect_after(self, reason: str) -> bool:
+        """Open a new connection, waiting between attempts; False (and `stopped` set) when the budget is spent."""
+        self._sent_before += self.wire.commands_sent  # keep --max-ops honest across connections
+        self.wire.close()
+        first = reason
+        while True:
+            wait = self.backoff.next_wait()
+            if wait is None:
+                again = "" if reason == first else f"; reconnecting: {reason}"
+                self.stopped = f"lost the connection to {self.display} ({first}{again})"
+                return False
+            time.sleep(wait)
+            try:
+                wire = self._reconnect()
+            except SourceError as error:
+                reason = str(error)
+                continue
+            self.wire, self._db = wire, 0
+            try:
+                if self._on_reconnect is not None:
+                    self._on_reconnect(wire)
+            except LostConnection as error:
+                reason = str(error)
+                wire.close()
+                continue
+            self.backoff.reconnected()
+            return True
+
+    # -- helpers used by DbScan -------------------------------------------------------------------------
 
     def location(self, db: int) -> Location:
         found = self._locations.get(db)
@@ -171,221 +185,6 @@ class LiveScanner:
         """Record the server's refusal of a probe once. The probe stays in the pipeline (requests in flight
         are laid out with it, and an error reply costs the server next to nothing); its field stays None."""
         self.unavailable.setdefault(check, str(reply))
-
-
-class _RoundTrip(NamedTuple):
-    """One round trip in flight, in reply order: SCAN (when `scan` is its cursor), then the stages."""
-
-    commands: int  # replies to read
-    scan: int | None
-    stage1: list[KeyRecord]
-    stage2: list[tuple[KeyRecord, int]]  # record, replies
-    rare: list[tuple[int, KeyRecord, int]]  # stage 3 or 4, record, replies
-
-
-class _DbScan:
-    """One pass over one database, from `cursor`, as a pipeline of stages.
-
-    The time between receiving a round trip's replies and sending the next request is the only time the
-    server waits for us, so that critical section parses just what the next request needs (cursor, names,
-    types, sizes); building facts and running rules happens after the send, while the server works.
-    """
-
-    def __init__(self, owner: LiveScanner, db: int, cursor: int, skip: set[bytes]) -> None:
-        self.owner = owner
-        self.db = db
-        self.cursor = cursor
-        self.skip = skip
-        self.batches: deque[_Batch] = deque()
-        self.next_batch = 0
-        self.scanning = True
-        self.started = False
-
-    def restart_point(self) -> tuple[int, set[bytes]]:
-        """Where to start again after a lost connection, and the names already reported since."""
-        if not self.batches:
-            return self.cursor, self.skip
-        reported = set(self.skip)
-        for batch in self.batches:
-            reported.update(batch.names)
-        return self.batches[0].cursor, reported
-
-    def run(self) -> Iterator[KeyFact | Skipped]:
-        owner = self.owner
-        owner.resume_token = f"{self.db}:{self.cursor}"
-        first = self._send_first([])
-        request = self._send_second(first, [], [])
-        while request is not None:
-            started = time.perf_counter()
-            replies = owner.wire.receive(request.commands)
-            owner.adapt((time.perf_counter() - started) * 1000)
-            # The next SCAN and the new keys' first stage go out before anything else is parsed, so the
-            # server works on them while we read the rest of the replies.
-            first = self._send_first(self._new_records(request, replies))
-            stage2, rare, done = self._critical(request, replies)
-            request = self._send_second(first, stage2, rare)
-            yield from self._report(done)
-            if owner.progress is not None:
-                owner.progress(owner.listed, owner.total)
-
-    # -- the critical section: replies in, next request out ----------------------------------------------
-
-    def _critical(
-        self, request: _RoundTrip, replies: list[Any]
-    ) -> tuple[list[KeyRecord], list[tuple[int, KeyRecord]], list[KeyRecord]]:
-        probes = self.owner.probes
-        position = 1 if request.scan is not None else 0
-        width = probes.stage1_count
-        next_stage2: list[KeyRecord] = []
-        next_rare: list[tuple[int, KeyRecord]] = []
-        done: list[KeyRecord] = []
-        for record in request.stage1:
-            for refusal in probes.read_stage1(record, replies, position):
-                self.owner.refused(*refusal)
-            position += width
-            (done if record.gone else next_stage2).append(record)
-        for record, count in request.stage2:
-            probes.read_stage2(record, replies[position : position + count])
-            position += count
-            if not record.gone and probes.wants_elements(record):
-                next_rare.append((3, record))
-            else:
-                done.append(record)
-        for stage, record, count in request.rare:
-            answer = replies[position : position + count]
-            position += count
-            if stage == 3 and probes.read_stage3(record, answer):
-                next_rare.append((4, record))
-            else:
-                if stage == 4:
-                    probes.read_stage4(record, answer)
-                done.append(record)
-        return next_stage2, next_rare, done
-
-    def _new_records(self, request: _RoundTrip, replies: list[Any]) -> list[KeyRecord]:
-        scan = request.scan
-        if scan is None:
-            return []
-        reply = replies[0]
-        if is_error(reply):
-            raise SourceError(f"{self.owner.display} refused SCAN: {reply}")
-        self.cursor, names = int(reply[0]), reply[1]
-        self.owner.listed += len(names)
-        if self.cursor == 0:
-            self.scanning = False
-        return self._new_batch(scan, names)
-
-    def _send_first(self, stage1: list[KeyRecord]) -> tuple[int, int | None, list[KeyRecord]]:
-        """Send the next SCAN and the first stage of new keys: (commands sent, SCAN cursor, records)."""
-        owner, probes = self.owner, self.owner.probes
-        chunks: list[bytes] = []
-        scan = None
-        if self.scanning and (not self.started or self.cursor != 0):
-            self.started = True
-            scan = self.cursor
-            chunks.append(owner.wire.pack([self._scan_command()]))
-        pack1 = probes.stage1
-        chunks.extend([pack1(record.name) for record in stage1])
-        commands = (scan is not None) + probes.stage1_count * len(stage1)
-        if commands:
-            owner.throttle()
-            owner.wire.send_raw(b"".join(chunks), commands)
-        return commands, scan, stage1
-
-    def _send_second(
-        self,
-        first: tuple[int, int | None, list[KeyRecord]],
-        stage2: list[KeyRecord],
-        rare: list[tuple[int, KeyRecord]],
-    ) -> _RoundTrip | None:
-        """Send the later stages; return the whole round trip's description, or None when nothing is left."""
-        commands, scan, stage1 = first
-        probes, wire = self.owner.probes, self.owner.wire
-        chunks: list[bytes] = []
-        sent2: list[tuple[KeyRecord, int]] = []
-        for record in stage2:
-            payload, count = probes.stage2(record)
-            if count:
-                chunks.append(payload)
-                commands += count
-            sent2.append((record, count))
-        sent_rare: list[tuple[int, KeyRecord, int]] = []
-        for stage, record in rare:
-            rare_commands = probes.stage3(record) if stage == 3 else probes.stage4(record)
-            chunks.append(wire.pack(rare_commands))
-            commands += len(rare_commands)
-            sent_rare.append((stage, record, len(rare_commands)))
-        if chunks:
-            wire.send_raw(b"".join(chunks), commands - first[0])
-        if not commands and not sent2:
-            return None
-        return _RoundTrip(commands, scan, stage1, sent2, sent_rare)
-
-    def _scan_command(self) -> tuple[Any, ...]:
-        settings = self.owner.settings
-        command: list[Any] = [b"SCAN", self.cursor]
-        if settings.match is not None:
-            command += [b"MATCH", settings.match]
-        command += [b"COUNT", self.owner.batch]
-        if settings.type is not None:
-            command += [b"TYPE", settings.type]
-        return tuple(command)
-
-    def _new_batch(self, cursor: int, names: list[bytes]) -> list[KeyRecord]:
-        batch = _Batch(self.next_batch, cursor)
-        self.next_batch += 1
-        rate = self.owner.settings.sample_rate
-        skip = self.skip
-        if rate is None and not skip:
-            records = [KeyRecord(name, batch.id) for name in names]
-        else:
-            draw = self.owner.random.random
-            records = [
-                KeyRecord(name, batch.id) for name in names if name not in skip and (rate is None or draw() < rate)
-            ]
-        batch.pending = len(records)
-        if records:
-            self.batches.append(batch)
-        return records
-
-    def _report(self, done: list[KeyRecord]) -> Iterator[KeyFact | Skipped]:
-        if not done:
-            return
-        owner = self.owner
-        location = owner.location(self.db)
-        now = owner.now_ms()
-        finished: set[int] = set()
-        by_id = {batch.id: batch for batch in self.batches}
-        for record in done:
-            batch = by_id.get(record.batch)
-            if batch is not None:
-                batch.pending -= 1
-                batch.names.append(record.name)
-                if batch.pending == 0:
-                    finished.add(batch.id)
-            if record.gone:
-                yield SKIPPED
-                continue
-            ttl = record.ttl_ms
-            yield KeyFact(
-                record.name,
-                location,
-                self.db,
-                record.type,
-                ttl,
-                record.memory,
-                record.length,
-                record.encoding,
-                record.idle_seconds,
-                record.freq,
-                now + ttl if ttl is not None and ttl >= 0 else None,
-                record.largest_element,
-                record.head,
-            )
-        if finished:
-            self.batches = deque(b for b in self.batches if b.id not in finished)
-        oldest = self.batches[0].cursor if self.batches else (self.cursor if self.scanning else 0)
-        owner.resume_token = f"{self.db}:{oldest}" if oldest or self.scanning else None
 
 
 def _clock_offset(wire: Wire) -> float:

@@ -16,11 +16,14 @@ from rediscipline.model.server import (
     CHECK_ACL,
     CHECK_COMMANDSTATS,
     CHECK_CONFIG,
+    CHECK_INFO,
+    CHECK_SELECT,
     CHECK_SLOWLOG,
     DANGEROUS_COMMANDS,
     ServerFact,
 )
 from rediscipline.sources.errors import SourceError
+from rediscipline.sources.live.topology import database_count, hello_info, keys_per_db, sentinel_error
 from rediscipline.sources.live.wire import Wire, is_error
 
 SLOWLOG_ENTRIES = 128
@@ -76,17 +79,35 @@ def commandstats_of(info: dict[str, str]) -> dict[str, int]:
     }
 
 
+def read_info(wire: Wire) -> dict[str, str] | None:
+    """`INFO all` (or plain `INFO` on servers and proxies that refuse `all`) as fields; None when refused."""
+    reply = wire.call("INFO", "all")
+    if is_error(reply):
+        reply = wire.call("INFO")
+    return parse_info(reply) if isinstance(reply, bytes) else None
+
+
 def read_server(wire: Wire, origin: Location, *, access: bool = True) -> ServerFact:
-    """INFO, CONFIG GET *, ACL WHOAMI/LIST and (when `access`) ACL DRYRUN of the dangerous commands."""
+    """INFO, CONFIG GET *, ACL WHOAMI/LIST and (when `access`) ACL DRYRUN of the dangerous commands.
+
+    A user without INFO still learns the version, mode and role (HELLO) and the keys of each database
+    (SELECT + DBSIZE); a Sentinel, which holds no keys, is an error naming the masters it monitors.
+    """
     unavailable: dict[str, str] = {}
     info_reply = wire.call("INFO", "all")
     if is_error(info_reply):
         _require_access(info_reply, origin)
         info_reply = wire.call("INFO")  # very old servers, or `INFO all` refused by a proxy
-    info = parse_info(info_reply) if isinstance(info_reply, bytes) else {}
+    if isinstance(info_reply, bytes):
+        info = parse_info(info_reply)
+    else:
+        unavailable[CHECK_INFO] = str(info_reply)
+        info = hello_info(wire)
+    if info.get("redis_mode") == "sentinel":
+        raise sentinel_error(wire, origin.path or "")
     keyspace, expires = keyspace_of(info)
     commandstats = commandstats_of(info)
-    if not commandstats:
+    if not commandstats and CHECK_INFO not in unavailable:
         unavailable[CHECK_COMMANDSTATS] = "no commandstats section in INFO"
 
     config: dict[str, str] | None = None
@@ -95,6 +116,10 @@ def read_server(wire: Wire, origin: Location, *, access: bool = True) -> ServerF
         unavailable[CHECK_CONFIG] = str(reply)
     else:
         config = {_text(reply[i]): _text(reply[i + 1]) for i in range(0, len(reply) - 1, 2)}
+    if CHECK_INFO in unavailable:
+        keyspace, refusal = keys_per_db(wire, database_count(wire, config))
+        if refusal is not None:
+            unavailable[CHECK_SELECT] = refusal
 
     user = wire.call("ACL", "WHOAMI")
     user_name = None if is_error(user) else _text(user)

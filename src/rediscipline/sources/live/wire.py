@@ -87,4 +87,6 @@ class Wire:
 def _why(error: BaseException) -> str:
     if isinstance(error, socket.timeout | TimeoutError):
         return "the server stopped answering (timed out)"
+    if isinstance(error, OSError) and error.strerror:  # `connection reset by peer`, not `[Errno 104] ...`
+        return error.strerror.lower()
     return str(error) or type(error).__name__

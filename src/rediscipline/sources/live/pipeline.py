@@ -1,0 +1,264 @@
+"""One pass of SCAN over one database as a pipeline of probe stages, for `scanner.LiveScanner`.
+
+Each round trip carries the next SCAN plus every key's next probe stage (see `probes`), and it is sent
+*before* the facts of the previous round are handed to the engine, so rule evaluation overlaps with the
+server's work. Keys are reported in batches remembered by the cursor that produced them, so that a scan
+restarted after a lost connection starts from the oldest batch not fully reported, skipping the names of
+that batch already reported.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from rediscipline.model.facts import KeyFact
+from rediscipline.model.location import Location
+from rediscipline.sources.errors import SourceError
+from rediscipline.sources.live.probes import KeyRecord
+from rediscipline.sources.live.wire import is_error
+
+if TYPE_CHECKING:
+    from rediscipline.sources.live.scanner import LiveScanner
+
+
+class Skipped:
+    """Yielded for a key that vanished or changed type while it was being probed."""
+
+
+SKIPPED = Skipped()
+
+
+class Unreadable(NamedTuple):
+    """Yielded for a key SCAN listed but the scanning user may not read (ACL key patterns, or TYPE refused)."""
+
+    name: bytes
+    location: Location
+
+
+@dataclass(slots=True)
+class _Batch:
+    id: int
+    cursor: int  # the SCAN cursor that produced it (resume from here if it is not finished)
+    pending: int = 0
+    names: list[bytes] = field(default_factory=list)
+
+
+class _RoundTrip(NamedTuple):
+    """One round trip in flight, in reply order: SCAN (when `scan` is its cursor), then the stages."""
+
+    commands: int  # replies to read
+    scan: int | None
+    stage1: list[KeyRecord]
+    stage2: list[tuple[KeyRecord, int]]  # record, replies
+    rare: list[tuple[int, KeyRecord, int]]  # stage 3 or 4, record, replies
+
+
+class DbScan:
+    """One pass over one database, from `cursor`, as a pipeline of stages.
+
+    The time between receiving a round trip's replies and sending the next request is the only time the
+    server waits for us, so that critical section parses just what the next request needs (cursor, names,
+    types, sizes); building facts and running rules happens after the send, while the server works.
+    """
+
+    def __init__(self, owner: LiveScanner, db: int, cursor: int, skip: set[bytes]) -> None:
+        self.owner = owner
+        self.db = db
+        self.cursor = cursor
+        self.skip = skip
+        self.batches: deque[_Batch] = deque()
+        self.next_batch = 0
+        self.scanning = True
+        self.started = False
+
+    def restart_point(self) -> tuple[int, set[bytes]]:
+        """Where to start again after a lost connection, and the names already reported since."""
+        if not self.batches:
+            return self.cursor, self.skip
+        reported = set(self.skip)
+        for batch in self.batches:
+            reported.update(batch.names)
+        return self.batches[0].cursor, reported
+
+    def run(self) -> Iterator[KeyFact | Skipped | Unreadable]:
+        owner = self.owner
+        owner.resume_token = f"{self.db}:{self.cursor}"
+        first = self._send_first([])
+        request = self._send_second(first, [], [])
+        while request is not None:
+            started = time.perf_counter()
+            replies = owner.wire.receive(request.commands)
+            owner.backoff.progressed()
+            owner.adapt((time.perf_counter() - started) * 1000)
+            # The next SCAN and the new keys' first stage go out before anything else is parsed, so the
+            # server works on them while we read the rest of the replies.
+            first = self._send_first(self._new_records(request, replies))
+            stage2, rare, done = self._critical(request, replies)
+            request = self._send_second(first, stage2, rare)
+            yield from self._report(done)
+            if owner.progress is not None:
+                owner.progress(owner.listed, owner.total)
+
+    # -- the critical section: replies in, next request out ----------------------------------------------
+
+    def _critical(
+        self, request: _RoundTrip, replies: list[Any]
+    ) -> tuple[list[KeyRecord], list[tuple[int, KeyRecord]], list[KeyRecord]]:
+        probes = self.owner.probes
+        position = 1 if request.scan is not None else 0
+        width = probes.stage1_count
+        next_stage2: list[KeyRecord] = []
+        next_rare: list[tuple[int, KeyRecord]] = []
+        done: list[KeyRecord] = []
+        for record in request.stage1:
+            for refusal in probes.read_stage1(record, replies, position):
+                self.owner.refused(*refusal)
+            position += width
+            (done if record.gone else next_stage2).append(record)
+        for record, count in request.stage2:
+            for refusal in probes.read_stage2(record, replies[position : position + count]):
+                self.owner.refused(*refusal)
+            position += count
+            if not record.gone and probes.wants_elements(record):
+                next_rare.append((3, record))
+            else:
+                done.append(record)
+        for stage, record, count in request.rare:
+            answer = replies[position : position + count]
+            position += count
+            if stage == 3 and probes.read_stage3(record, answer):
+                next_rare.append((4, record))
+            else:
+                if stage == 4:
+                    probes.read_stage4(record, answer)
+                done.append(record)
+        return next_stage2, next_rare, done
+
+    def _new_records(self, request: _RoundTrip, replies: list[Any]) -> list[KeyRecord]:
+        scan = request.scan
+        if scan is None:
+            return []
+        reply = replies[0]
+        if is_error(reply):
+            raise SourceError(f"{self.owner.display} refused SCAN: {reply}")
+        self.cursor, names = int(reply[0]), reply[1]
+        self.owner.listed += len(names)
+        if self.cursor == 0:
+            self.scanning = False
+        return self._new_batch(scan, names)
+
+    def _send_first(self, stage1: list[KeyRecord]) -> tuple[int, int | None, list[KeyRecord]]:
+        """Send the next SCAN and the first stage of new keys: (commands sent, SCAN cursor, records)."""
+        owner, probes = self.owner, self.owner.probes
+        chunks: list[bytes] = []
+        scan = None
+        if self.scanning and (not self.started or self.cursor != 0):
+            self.started = True
+            scan = self.cursor
+            chunks.append(owner.wire.pack([self._scan_command()]))
+        pack1 = probes.stage1
+        chunks.extend([pack1(record.name) for record in stage1])
+        commands = (scan is not None) + probes.stage1_count * len(stage1)
+        if commands:
+            owner.throttle()
+            owner.wire.send_raw(b"".join(chunks), commands)
+        return commands, scan, stage1
+
+    def _send_second(
+        self,
+        first: tuple[int, int | None, list[KeyRecord]],
+        stage2: list[KeyRecord],
+        rare: list[tuple[int, KeyRecord]],
+    ) -> _RoundTrip | None:
+        """Send the later stages; return the whole round trip's description, or None when nothing is left."""
+        commands, scan, stage1 = first
+        probes, wire = self.owner.probes, self.owner.wire
+        chunks: list[bytes] = []
+        sent2: list[tuple[KeyRecord, int]] = []
+        for record in stage2:
+            payload, count = probes.stage2(record)
+            if count:
+                chunks.append(payload)
+                commands += count
+            sent2.append((record, count))
+        sent_rare: list[tuple[int, KeyRecord, int]] = []
+        for stage, record in rare:
+            rare_commands = probes.stage3(record) if stage == 3 else probes.stage4(record)
+            chunks.append(wire.pack(rare_commands))
+            commands += len(rare_commands)
+            sent_rare.append((stage, record, len(rare_commands)))
+        if chunks:
+            wire.send_raw(b"".join(chunks), commands - first[0])
+        if not commands and not sent2:
+            return None
+        return _RoundTrip(commands, scan, stage1, sent2, sent_rare)
+
+    def _scan_command(self) -> tuple[Any, ...]:
+        settings = self.owner.settings
+        command: list[Any] = [b"SCAN", self.cursor]
+        if settings.match is not None:
+            command += [b"MATCH", settings.match]
+        command += [b"COUNT", self.owner.batch]
+        if settings.type is not None:
+            command += [b"TYPE", settings.type]
+        return tuple(command)
+
+    def _new_batch(self, cursor: int, names: list[bytes]) -> list[KeyRecord]:
+        batch = _Batch(self.next_batch, cursor)
+        self.next_batch += 1
+        rate = self.owner.settings.sample_rate
+        skip = self.skip
+        if rate is None and not skip:
+            records = [KeyRecord(name, batch.id) for name in names]
+        else:
+            draw = self.owner.random.random
+            records = [
+                KeyRecord(name, batch.id) for name in names if name not in skip and (rate is None or draw() < rate)
+            ]
+        batch.pending = len(records)
+        if records:
+            self.batches.append(batch)
+        return records
+
+    def _report(self, done: list[KeyRecord]) -> Iterator[KeyFact | Skipped | Unreadable]:
+        if not done:
+            return
+        owner = self.owner
+        location = owner.location(self.db)
+        now = owner.now_ms()
+        finished: set[int] = set()
+        by_id = {batch.id: batch for batch in self.batches}
+        for record in done:
+            batch = by_id.get(record.batch)
+            if batch is not None:
+                batch.pending -= 1
+                batch.names.append(record.name)
+                if batch.pending == 0:
+                    finished.add(batch.id)
+            if record.gone:
+                yield Unreadable(record.name, location) if record.unreadable else SKIPPED
+                continue
+            ttl = record.ttl_ms
+            yield KeyFact(
+                record.name,
+                location,
+                self.db,
+                record.type,
+                ttl,
+                record.memory,
+                record.length,
+                record.encoding,
+                record.idle_seconds,
+                record.freq,
+                now + ttl if ttl is not None and ttl >= 0 else None,
+                record.largest_element,
+                record.head,
+            )
+        if finished:
+            self.batches = deque(b for b in self.batches if b.id not in finished)
+        oldest = self.batches[0].cursor if self.batches else (self.cursor if self.scanning else 0)
+        owner.resume_token = f"{self.db}:{oldest}" if oldest or self.scanning else None

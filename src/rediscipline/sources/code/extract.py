@@ -41,13 +41,28 @@ from rediscipline.sources.code.table import METHOD_COMMANDS
 from rediscipline.sources.code.values import element_exprs, int_of, is_constant_ttl, literal_of, size_of, template_parts
 from rediscipline.sources.urls import url_database
 
-#: Commands that read or watch a key: a write after one of them in the same function updates a key that exists.
-READ_COMMANDS = frozenset(
+#: Commands after which the key exists: a read or watch found it, or a write created or updated it. A later
+#: write to it in the same function updates a key that exists.
+TOUCHING_COMMANDS = frozenset(
     {
         "get", "getrange", "strlen", "exists", "ttl", "pttl", "type", "watch", "hget", "hmget", "hgetall",
         "hexists", "hlen", "hkeys", "hvals", "llen", "lrange", "lindex", "scard", "smembers", "sismember",
         "smismember", "zcard", "zscore", "zrank", "zrevrank", "zrange", "zrangebyscore", "zcount", "xlen",
         "pfcount", "getbit", "bitcount",
+        "set", "setnx", "setex", "psetex", "getset", "mset", "msetnx", "hset", "hmset", "hsetnx", "hsetex",
+        "lpush", "rpush", "sadd", "zadd", "xadd", "incrby", "incrbyfloat", "decrby", "append", "setrange",
+        "setbit", "pfadd", "geoadd", "hincrby", "hincrbyfloat", "zincrby",
+    }
+)  # fmt: skip
+#: Commands after which the key may be gone.
+REMOVING_COMMANDS = frozenset({"del", "unlink", "getdel"})
+#: Methods of the values commands return (dict, list, set, bytes, str, int): a command method called on a
+#: command's result that is none of these (`.expire()` after `pipe.hset(...)`) shows the call was queued on a
+#: pipeline, whose methods return the pipeline.
+RESULT_METHODS = frozenset(
+    {
+        "get", "keys", "values", "items", "copy", "append", "extend", "sort", "count", "index", "pop", "update",
+        "setdefault", "add", "remove", "discard", "clear", "union", "decode", "encode", "split", "strip",
     }
 )  # fmt: skip
 #: Connection pools: their `db=` (or URL path) is the database of every client built on them.
@@ -97,7 +112,10 @@ class ModuleExtractor:
         self._handles: dict[int, Handle | None] = {}
         #: `while` loops: polling, retrying or consuming, not iterating over items (see `_placed`)
         self._retry_loops: set[int] = set()
+        #: calls whose result receives a pipeline-only method: their receiver was a pipeline
+        self._chained: set[int] = set()
         self._qualname = ""
+        self._function_name = ""
         self._scope = Scope(self.module, None, None)
 
     def run(self) -> Facts:
@@ -173,7 +191,12 @@ class ModuleExtractor:
         for extra in (arguments.vararg, arguments.kwarg):
             if extra is not None:
                 scope.bind(extra.arg, None, None)
-        self._function_body(node.body, scope, self._join(node.name))
+        saved = self._function_name
+        self._function_name = node.name
+        try:
+            self._function_body(node.body, scope, self._join(node.name))
+        finally:
+            self._function_name = saved
 
     def _assign(self, node: ast.Assign | ast.AnnAssign | ast.AugAssign) -> None:
         value = node.value
@@ -229,6 +252,8 @@ class ModuleExtractor:
         """Visit calls inside out (arguments and receivers before the call), in evaluation order."""
         if isinstance(node, ast.Call):
             if isinstance(node.func, ast.Attribute):
+                if isinstance(node.func.value, ast.Call) and _chains_on_pipeline(node.func.attr):
+                    self._chained.add(id(node.func.value))
                 self._expr(node.func.value)
             for argument in node.args:
                 self._expr(argument)
@@ -334,6 +359,9 @@ class ModuleExtractor:
             return PUBSUB
         if receiver.kind == KIND_PIPELINE and func.attr in METHOD_COMMANDS:
             return receiver  # pipeline methods return the pipeline: pipe.set(...).expire(...)
+        if receiver.kind == KIND_CLIENT and id(call) in self._chained and func.attr in METHOD_COMMANDS:
+            loops = tuple(loop for loop, _size in self._loops)
+            return Handle(KIND_PIPELINE, Pipeline(True, loops))  # `pipe.hset(k, m).expire(k, ttl)`: a pipeline
         return None
 
     # -- calls -------------------------------------------------------------------------------------------
@@ -361,13 +389,13 @@ class ModuleExtractor:
             return
         if receiver.kind not in (KIND_CLIENT, KIND_PIPELINE):
             return
+        if receiver.kind == KIND_CLIENT and id(call) in self._chained:
+            receiver = self._kind(call) or receiver  # its result takes pipeline methods: it is queued on one
         pipeline = receiver.pipeline if receiver.kind == KIND_PIPELINE else None
         if method == "pipeline":
             self._pipeline_made(call)
         elif method in ("multi", "transaction"):
-            self._command("multi", (), call)
-            if pipeline is not None:
-                pipeline.transaction = True
+            self._multi(call, method, pipeline)
         elif method == "execute" and pipeline is not None:
             self._execute(call, pipeline)
         elif method == "monitor":
@@ -416,6 +444,20 @@ class ModuleExtractor:
             known, value = literal_of(explicit[0], self._scope)
             if known and value:
                 self._command("multi", (), call)
+                handle.pipeline.announced = True
+
+    def _multi(self, call: ast.Call, method: str, pipeline: Pipeline | None) -> None:
+        """One transaction is one MULTI: `pipe.multi()` on a pipeline made with `transaction=True` written
+        out, or inside a function handed to `client.transaction(fn)`, continues the transaction announced
+        there."""
+        if pipeline is not None:
+            pipeline.transaction = True
+        continued = pipeline is not None and pipeline.announced
+        if method == "multi" and (continued or self._function_name in self.module.transaction_callbacks):
+            return
+        self._command("multi", (), call)
+        if pipeline is not None:
+            pipeline.announced = True
 
     def _raw_command(self, call: ast.Call) -> None:
         """`execute_command("CONFIG SET", ...)`: the first word names the command (redis-py splits it)."""
@@ -509,6 +551,8 @@ class ModuleExtractor:
             batch=binding.batch_size(bound, scope),
             given=frozenset(bound.named) | (frozenset({"*"}) if bound.extra else frozenset()),
             literals=binding.literals(bound, scope),
+            possible=binding.possible(bound, scope),
+            unpacked=bound.open_args or bound.open_kwargs,
             expiry=expiry,
             constant_ttl=ttl is not None and is_constant_ttl(ttl, scope),
             pipelined=pipeline is not None,
@@ -535,14 +579,16 @@ class ModuleExtractor:
     def _finish_function(self) -> None:
         """Pair writes with a later EXPIRE of the same key in this function, then publish the calls."""
         expires: list[_Pending] = [p for p in self._pending if p.call.command in EXPIRE_COMMANDS]
-        read: set[str] = set()
+        touched: set[str] = set()
         for pending in self._pending:
             call = pending.call
             if pending.key_ids:
-                if pending.key_ids[0] in read:
+                if pending.key_ids[0] in touched:
                     call = replace(call, touched_before=True)
-                if call.command in READ_COMMANDS:
-                    read.add(pending.key_ids[0])
+                if call.command in REMOVING_COMMANDS:
+                    touched.difference_update(pending.key_ids)
+                elif call.command in TOUCHING_COMMANDS:
+                    touched.add(pending.key_ids[0])
             if call.expiry is None and pending.key_ids and call.command not in EXPIRE_COMMANDS:
                 later = next((e for e in expires if e.order > pending.order and _same_key(pending, e)), None)
                 if later is not None:
@@ -554,6 +600,11 @@ class ModuleExtractor:
                     )
             self.facts.calls.append(call)
         self._pending = []
+
+
+def _chains_on_pipeline(method: str) -> bool:
+    """A command method no command result has (`expire`, `hset`), so its receiver is a pipeline's return."""
+    return method in METHOD_COMMANDS and method not in RESULT_METHODS
 
 
 def _makes_pool(qualified: str | None) -> bool:

@@ -66,6 +66,8 @@ class ModuleInfo:
     imported: set[str] = field(default_factory=set)
     #: receivers the module calls a Redis-only method on (`self.cache`, `conn`), keyed by their code
     redis_receivers: set[str] = field(default_factory=set)
+    #: functions and methods handed to `client.transaction(fn, ...)`: their `pipe.multi()` is that transaction's
+    transaction_callbacks: set[str] = field(default_factory=set)
 
     def qualified(self, expr: ast.expr) -> str | None:
         """`redis.asyncio.Redis` for `aioredis.Redis` after `import redis.asyncio as aioredis`, or None."""
@@ -148,6 +150,10 @@ def read_module(tree: ast.Module, name: str = "", imports: Imports | None = None
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             method = node.func.attr
+            if method == "transaction" and node.args:
+                callback = node.args[0]
+                if isinstance(callback, (ast.Name, ast.Attribute)):
+                    info.transaction_callbacks.add(callback.id if isinstance(callback, ast.Name) else callback.attr)
             if method in METHOD_COMMANDS and method not in GENERIC_METHODS:
                 key = receiver_key(node.func.value)
                 if key is not None and key not in ("self", "cls"):

@@ -83,6 +83,7 @@ class Pipeline:
     loops: tuple[int, ...]  # ids of the loops around the place it was made
     pending: list[tuple[tuple[tuple[int, int | None], ...], int]] = field(default_factory=list)
     executes_in: set[int] = field(default_factory=set)  # loops that contain an execute() of this pipeline
+    announced: bool = False  # its MULTI is already reported (made with `transaction=True`, or `multi()` called)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ from pathlib import Path
 from rediscipline.api.code import CodeCheckOptions, check_code
 from rediscipline.api.common import settings_for
 from rediscipline.settings.loader import Overrides
+from rediscipline.sources.code.kinds import CLIENT_KIND
 from rediscipline.sources.code.project import ProjectExports, module_name
 
 EXTENSIONS = """\
@@ -44,7 +45,7 @@ def test_imported_clients_and_factories(tmp_path: Path) -> None:
 def test_module_names_and_relative_imports() -> None:
     assert module_name("shop/extensions.py") == "shop.extensions"
     assert module_name("shop/__init__.py") == "shop"
-    exports = ProjectExports(clients={"app.shop.extensions": {"cache"}})
+    exports = ProjectExports(globals={"app.shop.extensions": {"cache": CLIENT_KIND}})
     assert exports.resolve("app.shop.views", "extensions", 1) == "app.shop.extensions"
     assert exports.resolve("app.shop.sub.views", None, 2) == "app.shop"
     assert exports.resolve("scripts.job", "shop.extensions", 0) == "app.shop.extensions"  # a shorter root

@@ -79,6 +79,22 @@ def bind(call: ast.Call, method: str, spec: CommandSpec) -> BoundCall:
     return bound
 
 
+def fits(call: ast.Call, spec: CommandSpec) -> bool:
+    """Whether a call's arguments can bind to the redis-py method: no keyword it does not take, no more
+    positional arguments than it takes, no required parameter left out (arguments unpacked from `*args`
+    or `**kwargs` may fill any gap). A call that does not fit is made on something other than redis-py."""
+    positional = sum(1 for argument in call.args if not isinstance(argument, ast.Starred))
+    unpacked = positional != len(call.args) or any(keyword.arg is None for keyword in call.keywords)
+    keywords = {keyword.arg for keyword in call.keywords if keyword.arg is not None}
+    if positional > len(spec.params) and not spec.var_positional:
+        return False
+    if not spec.var_keyword and not keywords <= {*spec.params, *spec.keyword_only}:
+        return False
+    if keywords & set(spec.params[:positional]):
+        return False  # the same parameter given twice
+    return unpacked or all(name in keywords for name in spec.params[positional : spec.required])
+
+
 def command_name(spec: CommandSpec) -> str:
     """`CONFIG SET` → `config|set`, as INFO commandstats names a subcommand."""
     return spec.command.lower().replace(" ", "|", 1)

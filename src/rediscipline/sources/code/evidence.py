@@ -1,0 +1,235 @@
+"""The evidence each receiver's calls give about what it is, gathered before any call is read.
+
+A receiver the code does not show to be a client (a parameter without annotation, an attribute a
+framework sets, a module global assigned by a call from another package) is taken for one only on weak
+signals: a name that says Redis, or a method only Redis clients have. Those signals are weighed on the
+receiver itself, over all of its uses, never over the module: a call whose arguments cannot bind to the
+redis-py method of that name (`cache.set(k, v, timeout=3)`, `scripts.zadd(k, 1, m, mode="nx")`,
+`cache.get(k, default)`) shows the object is something else, and outweighs any number of fitting calls.
+
+Each receiver expression gets an identity that is the same wherever the same object is named:
+
+* `S:<module>:<Class>.<attributes>` for `self.cache...` (and `cls`) in the methods of a class;
+* `P:<module>:<name>.<attributes>` for a parameter, shared by the functions of the module (a pytest
+  fixture, an injected dependency: one name, one kind of object);
+* `G:<qualified name>.<attributes>` for a module global or an imported name, the same in every module of
+  the project (`from .extensions import store` and `store` in `extensions.py` are one object);
+* a local assigned once from a name or a call takes that value's identity (`conn = get_conn()` is
+  `G:<module>.get_conn()`), any other local is `L:<module>:<function>:<name>`.
+
+A call result used as a receiver is its function's identity followed by `()`.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from rediscipline.sources.code.calls import fits
+from rediscipline.sources.code.receivers import GENERIC_METHODS
+from rediscipline.sources.code.table import METHOD_COMMANDS
+
+#: How many local assignments are followed to name a receiver (`c = conn; c.get(k)`).
+ALIAS_DEPTH = 4
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+@dataclass
+class Evidence:
+    """What the calls on one receiver say: how many Redis-only calls fit redis-py, which calls do not."""
+
+    fitting: int = 0
+    misfits: list[int] = field(default_factory=list)  # lines of calls that cannot be redis-py's
+
+    def merge(self, other: Evidence) -> None:
+        self.fitting += other.fitting
+        self.misfits += other.misfits
+
+
+@dataclass
+class Receivers:
+    """The identity of every receiver expression of a module (by node id), and the evidence per identity."""
+
+    ids: dict[int, str] = field(default_factory=dict)
+    evidence: dict[str, Evidence] = field(default_factory=dict)
+
+
+@dataclass
+class _Frame:
+    qualname: str
+    params: frozenset[str]
+    bindings: dict[str, list[ast.expr | None]]
+    declared_global: frozenset[str]
+    cls: str | None  # the class whose method this is
+    parent: _Frame | None
+
+
+def collect(tree: ast.Module, module: str, imported: dict[str, str]) -> Receivers:
+    """Identities and evidence for one module; `imported` maps local names to the qualified names they import."""
+    collector = _Collector(module, imported, _class_roots(tree))
+    collector.body(tree.body, None, "", None)
+    return collector.found
+
+
+def _class_roots(tree: ast.Module) -> dict[str, str]:
+    """Each top-level class → the first class of its line of bases defined in the same module: a class and
+    its subclasses share their attributes (`self.database` of a base `Container` and of its `Hash`)."""
+    bases: dict[str, str] = {}
+    for statement in tree.body:
+        if isinstance(statement, ast.ClassDef):
+            local = [b.id for b in statement.bases if isinstance(b, ast.Name)]
+            bases[statement.name] = local[0] if local else ""
+    roots: dict[str, str] = {}
+    for name in bases:
+        root, seen = name, {name}
+        while bases.get(root) in bases and bases[root] not in seen:
+            root = bases[root]
+            seen.add(root)
+        roots[name] = root
+    return roots
+
+
+class _Collector:
+    def __init__(self, module: str, imported: dict[str, str], roots: dict[str, str]) -> None:
+        self.module = module
+        self.imported = imported
+        self.roots = roots
+        self.found = Receivers()
+
+    def body(self, statements: list[ast.stmt], frame: _Frame | None, qualname: str, cls: str | None) -> None:
+        for statement in statements:
+            self.node(statement, frame, qualname, cls)
+
+    def node(self, node: ast.AST, frame: _Frame | None, qualname: str, cls: str | None) -> None:
+        if isinstance(node, _FUNCTIONS):
+            for outer in (*node.decorator_list, *node.args.defaults, *node.args.kw_defaults):
+                if outer is not None:
+                    self.node(outer, frame, qualname, cls)
+            name = f"{qualname}.{node.name}" if qualname else node.name
+            self.body(node.body, _frame(node, name, cls, frame), name, None)
+            return
+        if isinstance(node, ast.ClassDef):
+            for outer in (*node.decorator_list, *node.bases):
+                self.node(outer, frame, qualname, cls)
+            name = f"{qualname}.{node.name}" if qualname else node.name
+            self.body(node.body, frame, name, self.roots.get(node.name, name) if not qualname else name)
+            return
+        if isinstance(node, ast.Lambda):
+            return
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            self.call(node, node.func, frame)
+        for child in ast.iter_child_nodes(node):
+            self.node(child, frame, qualname, cls)
+
+    def call(self, call: ast.Call, func: ast.Attribute, frame: _Frame | None) -> None:
+        identity = self.identity(func.value, frame, 0)
+        if identity is None:
+            return
+        self.found.ids[id(func.value)] = identity
+        spec = METHOD_COMMANDS.get(func.attr)
+        if spec is None:
+            return
+        evidence = self.found.evidence.setdefault(identity, Evidence())
+        if not fits(call, spec):
+            evidence.misfits.append(call.lineno)
+        elif func.attr not in GENERIC_METHODS:
+            evidence.fitting += 1
+
+    def identity(self, expr: ast.expr, frame: _Frame | None, depth: int) -> str | None:
+        if isinstance(expr, ast.Await):
+            expr = expr.value
+        if isinstance(expr, ast.Name):
+            return self.root(expr.id, frame, depth)
+        if isinstance(expr, (ast.Attribute, ast.Call, ast.Subscript, ast.Starred)):
+            inner = expr.func if isinstance(expr, ast.Call) else expr.value
+            base = self.identity(inner, frame, depth)
+            if base is None:
+                return None
+            if isinstance(expr, ast.Attribute):
+                return f"{base}.{expr.attr}"
+            return f"{base}()" if isinstance(expr, ast.Call) else f"{base}[]"  # an item, or an element iterated
+        return None
+
+    def root(self, name: str, frame: _Frame | None, depth: int) -> str | None:
+        scope = frame
+        while scope is not None and name not in scope.declared_global:
+            if scope.cls is not None and name in ("self", "cls") and name in scope.params:
+                return f"S:{self.module}:{scope.cls}"
+            if name in scope.params and name not in scope.bindings:
+                return f"P:{self.module}:{name}"
+            values = scope.bindings.get(name)
+            if values is not None:
+                value = values[0] if len(values) == 1 and name not in scope.params else None
+                if value is not None and depth < ALIAS_DEPTH:
+                    aliased = self.identity(value, scope, depth + 1)
+                    if aliased is not None:
+                        return aliased
+                return f"L:{self.module}:{scope.qualname}:{name}"
+            scope = scope.parent
+        qualified = self.imported.get(name) or (f"{self.module}.{name}" if self.module else name)
+        return f"G:{qualified}"
+
+
+def _frame(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str, cls: str | None, parent: _Frame | None
+) -> _Frame:
+    arguments = function.args
+    params = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
+    params |= {a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None}
+    bindings: dict[str, list[ast.expr | None]] = {}
+    declared: set[str] = set()
+    for name, value in _bound_names(function.body, declared):
+        bindings.setdefault(name, []).append(value)
+    return _Frame(qualname, frozenset(params), bindings, frozenset(declared), cls, parent)
+
+
+def _bound_names(body: list[ast.stmt], declared: set[str]) -> Iterator[tuple[str, ast.expr | None]]:
+    """The names a function body binds, with the value when it is a plain `name = value`, `with value as
+    name` or `for name in values` (an element, written as `*values`); nested functions and classes bind
+    their own name only. `global` and `nonlocal` names go to `declared`."""
+    stack: list[ast.AST] = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
+            yield node.name, None
+            continue
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            declared.update(node.names)
+            continue
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            yield node.targets[0].id, node.value
+            stack.append(node.value)
+            continue
+        if isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                if isinstance(item.optional_vars, ast.Name):
+                    yield item.optional_vars.id, item.context_expr
+                elif item.optional_vars is not None:
+                    stack.append(item.optional_vars)
+                stack.append(item.context_expr)
+            stack.extend(reversed(node.body))
+            continue
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) and isinstance(node.target, ast.Name):
+            yield node.target.id, ast.Starred(value=node.iter)
+            stack.extend(reversed(list(ast.iter_child_nodes(node))[1:]))  # all but the target
+            continue
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            yield node.target.id, node.value
+            if node.value is not None:
+                stack.append(node.value)
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            yield node.id, None
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                yield (alias.asname or alias.name).split(".")[0], None
+        elif (isinstance(node, ast.ExceptHandler) and node.name) or (
+            isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name
+        ):
+            yield node.name, None
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            yield node.rest, None
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))

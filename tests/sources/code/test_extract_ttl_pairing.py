@@ -54,7 +54,39 @@ def test_only_the_first_write_of_a_key_in_a_function_is_a_create() -> None:
         (10, "hdel", None, True),
         (11, "sadd", None, False),
         (13, "hdel", None, False),
-        (14, "hset", None, False),  # HDEL does not show that the key exists
+        (14, "hset", None, True),  # the function already wrote the key (HDEL): an update
+    ]
+
+
+def test_writes_in_other_branches_of_an_if_are_not_earlier_writes() -> None:
+    assert summary(
+        """
+        import redis
+        r = redis.Redis()
+        def add(k, pipe, xx):
+            if pipe is not None:
+                pipe.zadd(k, {"a": 1}, xx=xx)
+            else:
+                r.zadd(k, {"a": 1}, xx=xx)
+            r.zadd(k, {"b": 1})
+        def set_quantity(k, n):
+            if n <= 0:
+                r.hdel(k, "n")
+                return
+            r.hset(k, "n", n)
+        def both(k):
+            if k:
+                r.rename(k, "tmp")
+            r.rpush(k, 1)
+        """
+    ) == [
+        (6, "zadd", None, False),
+        (8, "zadd", None, False),  # the other branch of the same `if`
+        (9, "zadd", None, True),  # after the `if`: both branches ran before it
+        (12, "hdel", None, False),
+        (14, "hset", None, False),  # the `if` returned: this is its other branch
+        (17, "rename", None, False),
+        (18, "rpush", None, True),
     ]
 
 

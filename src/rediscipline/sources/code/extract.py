@@ -41,20 +41,8 @@ from rediscipline.sources.code.table import METHOD_COMMANDS
 from rediscipline.sources.code.values import element_exprs, int_of, is_constant_ttl, literal_of, size_of, template_parts
 from rediscipline.sources.urls import url_database
 
-#: Commands after which the key exists: a read or watch found it, or a write created or updated it. A later
-#: write to it in the same function updates a key that exists.
-TOUCHING_COMMANDS = frozenset(
-    {
-        "get", "getrange", "strlen", "exists", "ttl", "pttl", "type", "watch", "hget", "hmget", "hgetall",
-        "hexists", "hlen", "hkeys", "hvals", "llen", "lrange", "lindex", "scard", "smembers", "sismember",
-        "smismember", "zcard", "zscore", "zrank", "zrevrank", "zrange", "zrangebyscore", "zcount", "xlen",
-        "pfcount", "getbit", "bitcount",
-        "set", "setnx", "setex", "psetex", "getset", "mset", "msetnx", "hset", "hmset", "hsetnx", "hsetex",
-        "lpush", "rpush", "sadd", "zadd", "xadd", "incrby", "incrbyfloat", "decrby", "append", "setrange",
-        "setbit", "pfadd", "geoadd", "hincrby", "hincrbyfloat", "zincrby",
-    }
-)  # fmt: skip
-#: Commands after which the key may be gone.
+#: Commands after which the key is gone. Any other command that names a key (a read, a watch, a write)
+#: shows the function works on a key that exists: a later write to it is an update.
 REMOVING_COMMANDS = frozenset({"del", "unlink", "getdel"})
 #: Methods of the values commands return (dict, list, set, bytes, str, int): a command method called on a
 #: command's result that is none of these (`.expire()` after `pipe.hset(...)`) shows the call was queued on a
@@ -141,8 +129,18 @@ class ModuleExtractor:
             self._loops, self._pending, self._scope, self._qualname, self._branches = saved
 
     def _statements(self, body: list[ast.stmt]) -> None:
-        for statement in body:
-            self._statement(statement)
+        """Statements in order; after an `if` whose body always leaves the block (`return`, `raise`,
+        `continue`, `break`), the rest of the block is that `if`'s other branch."""
+        guards: list[int] = []
+        try:
+            for statement in body:
+                self._statement(statement)
+                if isinstance(statement, ast.If) and not statement.orelse and _leaves(statement.body):
+                    self._branches[id(statement)] = 1
+                    guards.append(id(statement))
+        finally:
+            for guard in guards:
+                self._branches.pop(guard, None)
 
     def _statement(self, node: ast.stmt) -> None:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -665,7 +663,7 @@ class ModuleExtractor:
                 if call.command in REMOVING_COMMANDS:
                     for removed in pending.key_ids:
                         touched.pop(removed, None)
-                elif call.command in TOUCHING_COMMANDS:
+                elif call.command:
                     touched.setdefault(key, []).append(pending)
             if call.expiry is None and pending.key_ids and call.command not in EXPIRE_COMMANDS:
                 later = next(
@@ -685,6 +683,10 @@ class ModuleExtractor:
                     )
             self.facts.calls.append(call)
         self._pending = []
+
+
+def _leaves(body: list[ast.stmt]) -> bool:
+    return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
 
 
 def _chains_on_pipeline(method: str) -> bool:

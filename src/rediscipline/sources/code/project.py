@@ -51,11 +51,16 @@ class ProjectExports:
     reexports: dict[str, dict[str, str]] = field(default_factory=dict)
     #: every dotted component of the run's module names: imports from these are the project's own
     packages: set[str] = field(default_factory=set)
+    inits: set[str] = field(default_factory=set)  # modules that are a package's `__init__.py`
 
-    def add_module(self, name: str) -> None:
+    def add_module(self, name: str, *, package: bool = False) -> None:
+        """A module of the run; `package` for a package's `__init__.py`, whose relative imports start
+        from the package itself."""
         if name:
             self.modules.add(name)
             self.packages.update(name.split("."))
+            if package:
+                self.inits.add(name)
 
     def record_definitions(self, name: str, definitions: Definitions) -> None:
         if definitions:
@@ -107,7 +112,7 @@ class ProjectExports:
         imported by a shorter absolute name (`from extensions import x` run from inside `shop/`) matches
         the one project module whose name ends with it."""
         if level:
-            package = importer.split(".")
+            package = importer.split(".") + ([""] if importer in self.inits else [])
             base = package[: len(package) - level] if len(package) >= level else []
             return ".".join([*base, module] if module else base)
         if module is None:

@@ -95,7 +95,7 @@ def read_project(files: Sequence[ParsedFile]) -> tuple[ProjectExports, dict[str,
     module's declarations by path."""
     project = ProjectExports()
     for file in files:
-        project.add_module(file.module)
+        project.add_module(file.module, package=file.source.path.stem == "__init__")
         if file.definitions is not None:
             project.record_definitions(file.module, file.definitions)
     for file in files:

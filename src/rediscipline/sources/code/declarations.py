@@ -57,7 +57,12 @@ def read_module(
             _read_top_level(info, statement)
         for function in functions:
             found = _returns_kind(info, function, None, summaries)
-            if found is not None:
+            fixture = _fixture_name(function)
+            if fixture is not None:
+                found = found or _yields_kind(info, function, summaries)
+                if found is not None:
+                    info.fixtures[fixture] = found
+            elif found is not None:
                 info.function_kinds[function.name] = found
         for cls in classes:
             _read_class(info, cls, summaries)
@@ -152,22 +157,52 @@ def _declare_class(info: ModuleInfo, node: ast.ClassDef) -> None:
 
 @dataclass
 class _Summary:
-    """What resolution reads in one function, collected in a single walk: assignments and returned values."""
+    """What resolution reads in one function, collected in a single walk: assignments, returned and
+    yielded values."""
 
     assigns: list[ast.Assign | ast.AnnAssign]
     returns: list[ast.expr]
+    yields: list[ast.expr]
 
 
 def _summary(function: ast.FunctionDef | ast.AsyncFunctionDef, cache: dict[int, _Summary]) -> _Summary:
     found = cache.get(id(function))
     if found is None:
-        found = cache[id(function)] = _Summary([], [])
+        found = cache[id(function)] = _Summary([], [], [])
         for node in ast.walk(function):
             if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
                 found.assigns.append(node)
             elif isinstance(node, ast.Return) and node.value is not None:
                 found.returns.append(node.value.value if isinstance(node.value, ast.Await) else node.value)
+            elif isinstance(node, ast.Yield) and node.value is not None:
+                found.yields.append(node.value)
     return found
+
+
+def _fixture_name(function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """The name a pytest fixture is requested by (`@pytest.fixture`, `@pytest_asyncio.fixture(name=...)`)."""
+    for decorator in function.decorator_list:
+        call = decorator if isinstance(decorator, ast.Call) else None
+        if _decorator_name(call.func if call is not None else decorator) != "fixture":
+            continue
+        named = next((k.value for k in call.keywords if k.arg == "name"), None) if call is not None else None
+        if isinstance(named, ast.Constant) and isinstance(named.value, str):
+            return named.value
+        return function.name
+    return None
+
+
+def _yields_kind(
+    info: ModuleInfo,
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    summaries: dict[int, _Summary],
+) -> Kind | None:
+    """What a generator fixture yields to the tests that request it."""
+    lookup = _function_kinds(info, function, None, summaries)
+    kinds = [info.value_kind(value, None, lookup) for value in _summary(function, summaries).yields]
+    return next((k for k in kinds if k is not None and k.kind == KIND_CLIENT), None) or next(
+        (k for k in kinds if k is not None), None
+    )
 
 
 def _learned(info: ModuleInfo) -> tuple[object, ...]:

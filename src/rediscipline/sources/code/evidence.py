@@ -14,8 +14,10 @@ Each receiver expression gets an identity that is the same wherever the same obj
   fixture, an injected dependency: one name, one kind of object);
 * `G:<qualified name>.<attributes>` for a module global or an imported name, the same in every module of
   the project (`from .extensions import store` and `store` in `extensions.py` are one object);
-* a local assigned once from a name or a call takes that value's identity (`conn = get_conn()` is
-  `G:<module>.get_conn()`), any other local is `L:<module>:<function>:<name>`.
+* a local assigned from a name or a call (every time the same) takes that value's identity (`conn =
+  get_conn()` is `G:<module>.get_conn()`, `for c in self.clients.values()` an element `...values()[]`);
+  any other local is `L:<module>:<function>:<name>`, whose Redis-only calls are weighed with those of the
+  things it is bound to (a parameter, then `with acquire(client) as client`).
 
 A call result used as a receiver is its function's identity followed by `()`.
 """
@@ -53,6 +55,8 @@ class Receivers:
 
     ids: dict[int, str] = field(default_factory=dict)
     evidence: dict[str, Evidence] = field(default_factory=dict)
+    #: a local bound to several things (a parameter, then `with acquire(client) as client`) → their identities
+    alternatives: dict[str, list[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -160,12 +164,18 @@ class _Collector:
                 return f"P:{self.module}:{name}"
             values = scope.bindings.get(name)
             if values is not None:
-                value = values[0] if len(values) == 1 and name not in scope.params else None
-                if value is not None and depth < ALIAS_DEPTH:
-                    aliased = self.identity(value, scope, depth + 1)
-                    if aliased is not None:
-                        return aliased
-                return f"L:{self.module}:{scope.qualname}:{name}"
+                if name not in scope.params and None not in values and depth < ALIAS_DEPTH:
+                    aliased = {self.identity(value, scope, depth + 1) for value in values if value is not None}
+                    if len(aliased) == 1 and None not in aliased:
+                        return aliased.pop()  # every binding names the same thing (`for c in clients` twice)
+                identity = f"L:{self.module}:{scope.qualname}:{name}"
+                if depth < ALIAS_DEPTH and identity not in self.found.alternatives:
+                    self.found.alternatives[identity] = []  # a name bound twice to itself stops here
+                    options = {self.identity(value, scope, depth + 1) for value in values if value is not None}
+                    if name in scope.params:
+                        options.add(f"P:{self.module}:{name}")
+                    self.found.alternatives[identity] = sorted(o for o in options if o is not None)
+                return identity
             scope = scope.parent
         qualified = self.imported.get(name) or (f"{self.module}.{name}" if self.module else name)
         return f"G:{qualified}"

@@ -198,10 +198,13 @@ class ModuleExtractor:
         scope = Scope(self.module, self._scope, self._scope.class_info)
         arguments = node.args
         method_of = self._class_body
+        requests_fixtures = node.name.startswith("test") or _is_fixture(node)
         for index, argument in enumerate((*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)):
             handle = handle_of(self.module.annotation_kind(argument.annotation))
             if handle is None and method_of is not None and index == 0 and argument.arg in ("self", "cls"):
                 handle = handle_of(self.module.self_kind(method_of))
+            elif handle is None and requests_fixtures and argument.annotation is None:
+                handle = handle_of(self.module.fixture_kind(argument.arg))  # pytest passes the fixture's value
             scope.bind(argument.arg, None, handle)
         for extra in (arguments.vararg, arguments.kwarg):
             if extra is not None:
@@ -683,6 +686,14 @@ class ModuleExtractor:
                     )
             self.facts.calls.append(call)
         self._pending = []
+
+
+def _is_fixture(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    for decorator in function.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if (target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")) == "fixture":
+            return True
+    return False
 
 
 def _leaves(body: list[ast.stmt]) -> bool:

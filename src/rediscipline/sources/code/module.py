@@ -89,6 +89,7 @@ class ModuleInfo:
     function_kinds: dict[str, Kind] = field(default_factory=dict)  # functions whose result's kind is known
     classes: dict[str, ClassInfo] = field(default_factory=dict)  # this module's classes, by name
     receivers: Receivers = field(default_factory=Receivers)
+    fixtures: dict[str, Kind] = field(default_factory=dict)  # pytest fixtures this module defines, by name
     #: functions and methods handed to `client.transaction(fn, ...)`: their `pipe.multi()` is that transaction's
     transaction_callbacks: set[str] = field(default_factory=set)
 
@@ -243,6 +244,8 @@ class ModuleInfo:
         qualified = self.imported.get(name)
         if qualified is None or name in self.aliases:
             return None
+        if self.project is not None and self.project.is_module(qualified):
+            return Kind(KIND_OTHER, qualified)  # a module of the project: its functions are not commands
         known = FOREIGN_OBJECTS.get(qualified)
         if known is not None:
             return known
@@ -271,36 +274,41 @@ class ModuleInfo:
             return known_attribute(owner.cls, attribute)
         if attribute in info.attributes:
             return info.attributes[attribute]
-        if attribute in info.properties:
-            return info.returns.get(attribute)
+        if attribute in info.properties and attribute in info.returns:
+            return info.returns[attribute]
         for base in info.bases:
             found = self.attribute_kind(Kind(KIND_OTHER, base), attribute, depth + 1)
             if found is not None:
                 return found
-        return None
+        return known_attribute(owner.cls, attribute)  # a project class of a well-known library
 
-    def method_kind(self, owner: Kind, method: str, depth: int = 0) -> Kind | None:
+    def method_kind(self, owner: Kind, method: str) -> Kind | None:
         """What `owner.method(...)` returns, through the class's hierarchy."""
+        found = self._method(owner, method, 0)[1]
+        return found if found is not None or owner.cls is None else known_method(owner.cls, method)
+
+    def _method(self, owner: Kind, method: str, depth: int) -> tuple[bool, Kind | None]:
+        """(whether the class or a base defines the method, what it returns when known)."""
         if owner.cls is None or depth > HIERARCHY_DEPTH:
-            return None
+            return False, None
         info = self.class_info(owner.cls)
         if info is None:
             known = known_method(owner.cls, method)
             foreign = "." in owner.cls and self.is_foreign(owner.cls) and not is_mock(owner.cls)
             if known is None and owner.kind == KIND_OTHER and foreign:
-                return Kind(KIND_OTHER, owner.cls)  # what another package's object gives stays that package's
-            return known
-        if method in info.returns and method not in info.properties:
-            return info.returns[method]
+                return True, Kind(KIND_OTHER, owner.cls)  # what another package's object gives stays that package's
+            return known is not None, known
         if method in info.methods:
-            return None
+            return True, None if method in info.properties else info.returns.get(method)
         if method in info.class_attributes:  # `redis_client = Redis`, then `self.redis_client(...)`
-            return self.instance_kind(info.class_attributes[method])
+            return True, self.instance_kind(info.class_attributes[method])
+        if method in info.attributes or method in info.constants:
+            return True, None  # calling what an attribute holds (`self._client_cls(...)`): not known
         for base in info.bases:
-            found = self.method_kind(Kind(KIND_OTHER, base), method, depth + 1)
-            if found is not None:
+            found = self._method(Kind(KIND_OTHER, base), method, depth + 1)
+            if found[0]:
                 return found
-        return None
+        return False, None
 
     def overrides(self, owner: Kind, method: str, depth: int = 0) -> bool:
         """Whether a client subclass of the project defines `method` itself (then it is not redis-py's)."""
@@ -377,12 +385,34 @@ class ModuleInfo:
         found = self.call_kind(call, class_info)
         return found is not None and found.kind == KIND_CLIENT
 
+    def fixture_kind(self, name: str) -> Kind | None:
+        """What a test's parameter holds when a pytest fixture of that name (in this module, else in a
+        `conftest.py` of the project) provides it."""
+        found = self.fixtures.get(name)
+        if found is None and self.project is not None:
+            found = self.project.fixture_kind(name)
+        return found
+
     def self_kind(self, cls: ClassInfo) -> Kind:
         """What `self` is in the methods of `cls`: a client for a client subclass, else an instance."""
         return Kind(KIND_CLIENT if self.is_client_class(cls.qualname) else KIND_OTHER, cls.qualname)
 
     def evidence(self, identity: str) -> Evidence | None:
-        """The evidence on a receiver: the whole project's when there is one, else this module's."""
+        """The evidence on a receiver: the whole project's when there is one, else this module's; a local
+        bound to several things also counts the fitting Redis-only calls made on them."""
+        found = self._pooled(identity)
+        alternatives = self.receivers.alternatives.get(identity, ())
+        if not alternatives:
+            return found
+        merged = Evidence()
+        if found is not None:
+            merged.merge(found)
+        for other in alternatives:
+            evidence = self._pooled(other)
+            merged.fitting += evidence.fitting if evidence is not None else 0
+        return merged
+
+    def _pooled(self, identity: str) -> Evidence | None:
         if self.project is not None:
             found = self.project.evidence(identity)
             if found is not None:

@@ -22,7 +22,6 @@ from rediscipline.sources.code.evidence import Evidence, Receivers
 from rediscipline.sources.code.kinds import KIND_CLIENT, Kind
 from rediscipline.sources.code.module import ClassInfo, ModuleInfo
 
-
 #: How many re-exports are followed (`pkg` imports from `pkg.sub`, which imports from `pkg.sub.impl`).
 REEXPORT_DEPTH = 4
 
@@ -52,6 +51,8 @@ class ProjectExports:
     #: every dotted component of the run's module names: imports from these are the project's own
     packages: set[str] = field(default_factory=set)
     inits: set[str] = field(default_factory=set)  # modules that are a package's `__init__.py`
+    #: pytest fixtures of the `conftest.py` modules: name → defining module → what it provides
+    fixtures: dict[str, dict[str, Kind]] = field(default_factory=dict)
 
     def add_module(self, name: str, *, package: bool = False) -> None:
         """A module of the run; `package` for a package's `__init__.py`, whose relative imports start
@@ -97,6 +98,11 @@ class ProjectExports:
         functions = dict(info.function_kinds)
         classes = {cls.qualname: cls for cls in info.classes.values()}
         changed = exported != self.globals.get(name, {}) or functions != self.functions.get(name, {})
+        if name.rsplit(".", 1)[-1] == "conftest":
+            for fixture, kind in info.fixtures.items():
+                known = self.fixtures.setdefault(fixture, {})
+                changed = changed or known.get(name) != kind
+                known[name] = kind
         for qualname, cls in classes.items():
             known = self.classes.get(qualname)
             changed = changed or known is None or known.snapshot() != cls.snapshot() or known.bases != cls.bases
@@ -153,6 +159,13 @@ class ProjectExports:
 
     def is_own(self, package: str) -> bool:
         return package in self.packages
+
+    def is_module(self, qualified: str) -> bool:
+        return qualified in self.modules
+
+    def fixture_kind(self, name: str) -> Kind | None:
+        kinds = self.fixtures.get(name)
+        return next(iter(kinds.values())) if kinds is not None and len(set(kinds.values())) == 1 else None
 
     def exported(self, module: str, name: str) -> str | None:
         """ "client" or "factory" when `module` exports `name` as one, else None."""

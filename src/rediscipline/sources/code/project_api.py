@@ -36,3 +36,9 @@ class Project(Protocol):
 
     def is_own(self, package: str) -> bool:
         """Whether a top-level name is a package or module of the checked project."""
+
+    def is_module(self, qualified: str) -> bool:
+        """Whether a dotted name is a module of the checked project."""
+
+    def fixture_kind(self, name: str) -> Kind | None:
+        """What the pytest fixture of that name in a `conftest.py` provides (one kind for all of them)."""

@@ -85,6 +85,7 @@ class _Pending:
     key_ids: tuple[str, ...]
     order: int
     branches: dict[int, int]  # `if` statement → which of its branches the call is in (0 body, 1 else)
+    family: str | None = None  # the key builder its first key comes from (`self._key_for(queue, pri)`)
 
     def exclusive(self, other: _Pending) -> bool:
         """Whether the two calls are in different branches of one `if`: they never run together."""
@@ -251,7 +252,7 @@ class ModuleExtractor:
         items = element_exprs(iterable, self._scope) if iterable is not None else None
         item = items[0] if items is not None and len(items) == 1 and isinstance(iterable, ast.Name) else None
         if isinstance(target, ast.Name):
-            self._scope.bind(target.id, item, self._item_kind(iterable), iterated=True)
+            self._scope.bind(target.id, item, self._item_kind(iterable), iterated=True, iterable=iterable)
         elif target is not None:
             for element in ast.walk(target):
                 if isinstance(element, ast.Name):
@@ -635,7 +636,9 @@ class ModuleExtractor:
             pipelined=pipeline is not None,
             transaction=pipeline.transaction if pipeline is not None else False,
         )
-        self._emit(fact, tuple(_key_id(e, scope) for e in key_exprs))
+        self._emit(fact, (*(_key_id(e, scope) for e in key_exprs), *_collection_ids(bound, key_exprs, scope)))
+        if key_exprs:
+            self._pending[-1].family = _key_family(key_exprs[0], scope)
         patterns = {
             name: template.pattern
             for name, template in zip([k for k in spec.keys if k in bound.named], templates, strict=False)
@@ -742,14 +745,48 @@ def _same_key(write: _Pending, expire: _Pending) -> bool:
     loop, a key of the same template (`for stream in written: pipe.expire(stream, ttl)` after the writes)."""
     if write.key_ids[:1] == expire.key_ids[:1]:
         return True
-    if expire.call.loop_depth == 0 or not write.call.keys or not expire.call.keys:
+    if expire.call.loop_depth == 0:
+        return False
+    if write.family is not None and write.family == expire.family:
+        return True  # `for p in steps: pipe.expire(key_for(queue, p))` covers `key_for(queue, pri)`
+    if not write.call.keys or not expire.call.keys:
         return False
     return write.call.keys[0].pattern == expire.call.keys[0].pattern
 
 
 def _key_id(expr: ast.expr, scope: Scope) -> str:
     """What makes two key expressions the same key: their code, with local names followed to what they were
-    bound to (`key = f"cart:{uid}"` then `expire(key)` is the key of `hset(f"cart:{uid}")`)."""
+    bound to (`key = f"cart:{uid}"` then `expire(key)` is the key of `hset(f"cart:{uid}")`); a loop's item
+    is an item of what the loop iterates (`for key in mapping: expire(key)` names the keys of `mset(mapping)`)."""
+    for _ in range(MAX_ALIAS_HOPS):
+        if not isinstance(expr, ast.Name):
+            break
+        bound = scope.local(expr.id)
+        if bound is None:
+            iterable = scope.iterable(expr.id)
+            return _items_id(iterable, scope) if iterable is not None else ast.dump(expr)
+        expr = bound
+    return ast.dump(expr)
+
+
+def _items_id(collection: ast.expr, scope: Scope) -> str:
+    return "items:" + _key_id(collection, scope)
+
+
+def _collection_ids(bound: binding.BoundCall, key_exprs: list[ast.expr], scope: Scope) -> list[str]:
+    """Key lists whose items the code does not show (`mset(mapping)`, `delete(*keys)`): the collection they
+    come from, so that an EXPIRE in a loop over it pairs with them."""
+    found: list[str] = []
+    for name in bound.spec.key_lists:
+        value = bound.named.get(name)
+        if value is not None and value not in key_exprs and isinstance(value, (ast.Name, ast.Attribute)):
+            found.append(_items_id(value, scope))
+    found += [_items_id(e.value, scope) for e in bound.extra if isinstance(e, ast.Starred) and e.value not in key_exprs]
+    return found
+
+
+def _key_family(expr: ast.expr, scope: Scope) -> str | None:
+    """The function a key is built by (`self._q_for_pri(queue, pri)` → `self._q_for_pri`), if it is a call."""
     for _ in range(MAX_ALIAS_HOPS):
         if not isinstance(expr, ast.Name):
             break
@@ -757,4 +794,4 @@ def _key_id(expr: ast.expr, scope: Scope) -> str:
         if bound is None:
             break
         expr = bound
-    return ast.dump(expr)
+    return ast.dump(expr.func) if isinstance(expr, ast.Call) else None

@@ -100,9 +100,9 @@ class ProjectExports:
         changed = exported != self.globals.get(name, {}) or functions != self.functions.get(name, {})
         if name.rsplit(".", 1)[-1] == "conftest":
             for fixture, kind in info.fixtures.items():
-                known = self.fixtures.setdefault(fixture, {})
-                changed = changed or known.get(name) != kind
-                known[name] = kind
+                providers = self.fixtures.setdefault(fixture, {})
+                changed = changed or providers.get(name) != kind
+                providers[name] = kind
         for qualname, cls in classes.items():
             known = self.classes.get(qualname)
             changed = changed or known is None or known.snapshot() != cls.snapshot() or known.bases != cls.bases

@@ -27,7 +27,7 @@ class Scope:
         self.class_info = class_info
         self.values: dict[str, object] = {}
         self.handles: dict[str, Handle] = {}
-        self.iterated: set[str] = set()  # names bound by `for` or a comprehension: items, not injected objects
+        self.iterated: dict[str, ast.expr | None] = {}  # names bound by `for` or a comprehension → the iterable
 
     def _bound(self, name: str) -> tuple[bool, ast.expr | None]:
         """(whether this function or an enclosing one binds `name`, the expression it holds if known)."""
@@ -93,16 +93,25 @@ class Scope:
             scope = scope.parent
         return handle_of(self.module.global_kind(name))
 
-    def bind(self, name: str, value: ast.expr | None, handle: Handle | None, *, iterated: bool = False) -> None:
+    def bind(
+        self,
+        name: str,
+        value: ast.expr | None,
+        handle: Handle | None,
+        *,
+        iterated: bool = False,
+        iterable: ast.expr | None = None,
+    ) -> None:
+        """Bind `name`; `iterated` when it is a loop's or a comprehension's item (of `iterable` when known)."""
         self.values[name] = value if value is not None else _UNBOUND
         if handle is not None:
             self.handles[name] = handle
         else:
             self.handles.pop(name, None)
         if iterated:
-            self.iterated.add(name)
+            self.iterated[name] = iterable
         else:
-            self.iterated.discard(name)
+            self.iterated.pop(name, None)
 
     def is_iterated(self, name: str) -> bool:
         """Whether `name` was last bound as a loop's or a comprehension's item."""
@@ -112,3 +121,12 @@ class Scope:
                 return name in scope.iterated
             scope = scope.parent
         return False
+
+    def iterable(self, name: str) -> ast.expr | None:
+        """What the loop that last bound `name` iterates over, when `name` is its whole target."""
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.values:
+                return scope.iterated.get(name)
+            scope = scope.parent
+        return None

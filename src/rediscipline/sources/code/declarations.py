@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import builtins
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rediscipline.sources.code.evidence import Receivers, collect
 from rediscipline.sources.code.kinds import KIND_CLIENT, PIPELINE_KIND, REDIS_PACKAGES, Kind, is_class_name
@@ -22,22 +22,43 @@ _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 BUILTIN_NAMES = frozenset(dir(builtins))
 
 
+@dataclass
+class ReadCache:
+    """What reading one tree finds that does not depend on the project, kept between the project's passes."""
+
+    summaries: dict[int, _Summary] = field(default_factory=dict)
+    imports: list[ast.Import | ast.ImportFrom] | None = None
+    callbacks: set[str] = field(default_factory=set)
+
+
 def read_module(
-    tree: ast.Module, name: str = "", project: Project | None = None, receivers: Receivers | None = None
+    tree: ast.Module,
+    name: str = "",
+    project: Project | None = None,
+    receivers: Receivers | None = None,
+    cache: ReadCache | None = None,
 ) -> ModuleInfo:
     """The first pass over a module (see the module docstring). `project` resolves imports of the project's
-    other modules; `receivers` is the module's receiver evidence when it was already collected."""
+    other modules; `receivers` is the module's receiver evidence when it was already collected, and `cache`
+    what an earlier reading of the same tree found."""
     info = ModuleInfo(name=name, project=project)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            if node.func.attr == "transaction" and node.args:
-                callback = node.args[0]
-                if isinstance(callback, (ast.Name, ast.Attribute)):
-                    info.transaction_callbacks.add(callback.id if isinstance(callback, ast.Name) else callback.attr)
-        elif isinstance(node, ast.Import):
+    cache = cache if cache is not None else ReadCache()
+    if cache.imports is None:
+        cache.imports = []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                if node.func.attr == "transaction" and node.args:
+                    callback = node.args[0]
+                    if isinstance(callback, (ast.Name, ast.Attribute)):
+                        cache.callbacks.add(callback.id if isinstance(callback, ast.Name) else callback.attr)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                cache.imports.append(node)
+    info.transaction_callbacks = set(cache.callbacks)
+    for node in cache.imports:
+        if isinstance(node, ast.Import):
             for alias in node.names:
                 _import(info, alias)
-        elif isinstance(node, ast.ImportFrom):
+        else:
             _import_from(info, node)
     for statement in tree.body:
         if isinstance(statement, ast.ClassDef):
@@ -50,7 +71,7 @@ def read_module(
             info.functions[statement.name] = statement
     classes = [s for s in tree.body if isinstance(s, ast.ClassDef)]
     functions = [s for s in tree.body if isinstance(s, _FUNCTIONS)]
-    summaries: dict[int, _Summary] = {}
+    summaries = cache.summaries
     for _ in range(FACTORY_PASSES):  # until a pass learns nothing new
         before = _learned(info)
         for statement in tree.body:

@@ -51,6 +51,7 @@ class ProjectExports:
     #: every dotted component of the run's module names: imports from these are the project's own
     packages: set[str] = field(default_factory=set)
     inits: set[str] = field(default_factory=set)  # modules that are a package's `__init__.py`
+    _shorter: dict[str, str] = field(default_factory=dict)  # `extensions` → `shop.extensions`, once found
     #: pytest fixtures of the `conftest.py` modules: name → defining module → what it provides
     fixtures: dict[str, dict[str, Kind]] = field(default_factory=dict)
 
@@ -125,9 +126,12 @@ class ProjectExports:
             return None
         if module in self.modules or module in self.definitions or module in self.globals:
             return module
-        suffix = "." + module
-        matches = {m for m in (*self.modules, *self.definitions, *self.globals) if m.endswith(suffix)}
-        return matches.pop() if len(matches) == 1 else module
+        known = self._shorter.get(module)
+        if known is None:
+            suffix = "." + module
+            matches = {m for m in (*self.modules, *self.definitions, *self.globals) if m.endswith(suffix)}
+            known = self._shorter[module] = matches.pop() if len(matches) == 1 else module
+        return known
 
     def global_kind(self, module: str, name: str) -> Kind | None:
         found = self.globals.get(module, {}).get(name)

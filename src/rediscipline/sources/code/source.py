@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rediscipline.model.code import FileDirectives
-from rediscipline.sources.code.declarations import read_module
+from rediscipline.sources.code.declarations import ReadCache, read_module
 from rediscipline.sources.code.definitions import Definitions, module_definitions
 from rediscipline.sources.code.directives import read_directives
 from rediscipline.sources.code.extract import Facts, ModuleExtractor
@@ -105,6 +105,7 @@ def read_project(files: Sequence[ParsedFile]) -> tuple[ProjectExports, dict[str,
                 if source is not None:
                     project.record_reexport(file.module, local, f"{source}.{name}")
     infos: dict[str, ModuleInfo] = {}
+    caches: dict[str, ReadCache] = {}  # what each tree gives whatever the project knows, read once
     walked = [file for file in files if file.tree is not None]
     for number in range(PROJECT_PASSES):
         changed = False
@@ -112,7 +113,8 @@ def read_project(files: Sequence[ParsedFile]) -> tuple[ProjectExports, dict[str,
             assert file.tree is not None
             known = infos.get(file.source.shown)
             try:
-                info = read_module(file.tree, file.module, project, known.receivers if known else None)
+                cache = caches.setdefault(file.source.shown, ReadCache())
+                info = read_module(file.tree, file.module, project, known.receivers if known else None, cache)
             except RecursionError:
                 continue  # reported when its facts are read
             if known is None:

@@ -184,6 +184,7 @@ class _Summary:
     assigns: list[ast.Assign | ast.AnnAssign]
     returns: list[ast.expr]
     yields: list[ast.expr]
+    names: dict[str, list[ast.Assign | ast.AnnAssign]] = field(default_factory=dict)  # local name → its assignments
 
 
 def _summary(function: ast.FunctionDef | ast.AsyncFunctionDef, cache: dict[int, _Summary]) -> _Summary:
@@ -193,6 +194,9 @@ def _summary(function: ast.FunctionDef | ast.AsyncFunctionDef, cache: dict[int, 
         for node in ast.walk(function):
             if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
                 found.assigns.append(node)
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    if isinstance(target, ast.Name):
+                        found.names.setdefault(target.id, []).append(node)
             elif isinstance(node, ast.Return) and node.value is not None:
                 found.returns.append(node.value.value if isinstance(node.value, ast.Await) else node.value)
             elif isinstance(node, ast.Yield) and node.value is not None:
@@ -260,28 +264,32 @@ def _function_kinds(
     cls: ClassInfo | None,
     summaries: dict[int, _Summary],
 ) -> Callable[[str], Kind | None]:
-    """What the names of a function hold: its annotated parameters, `self`, and its assigned locals."""
+    """What the names of a function hold: its annotated parameters, `self`, and its assigned locals (each
+    read when first asked for; a client assigned anywhere wins)."""
     arguments = function.args
-    params: dict[str, Kind] = {}
-    for index, argument in enumerate((*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)):
-        kind = info.annotation_kind(argument.annotation)
-        if kind is None and cls is not None and index == 0 and argument.arg in ("self", "cls"):
-            kind = info.self_kind(cls)
-        if kind is not None:
-            params[argument.arg] = kind
-    local: dict[str, Kind] = {}
+    params = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+    assigned = _summary(function, summaries).names
+    known: dict[str, Kind | None] = {}
 
     def lookup(name: str) -> Kind | None:
-        return local.get(name) or params.get(name)
+        if name in known:
+            return known[name]
+        known[name] = None  # a name assigned from itself reads as unknown
+        found: Kind | None = None
+        for node in assigned.get(name, ()):
+            kind = info.annotation_kind(node.annotation) if isinstance(node, ast.AnnAssign) else None
+            kind = kind or info.value_kind(node.value, cls, lookup)  # type: ignore[arg-type]
+            if kind is not None and (found is None or kind.kind == KIND_CLIENT):
+                found = kind
+        if found is None:
+            for index, argument in enumerate(params):
+                if argument.arg == name:
+                    found = info.annotation_kind(argument.annotation)
+                    if found is None and cls is not None and index == 0 and name in ("self", "cls"):
+                        found = info.self_kind(cls)
+        known[name] = found
+        return found
 
-    for node in _summary(function, summaries).assigns:
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        for target in targets:
-            if isinstance(target, ast.Name) and node.value is not None:
-                kind = info.annotation_kind(node.annotation) if isinstance(node, ast.AnnAssign) else None
-                kind = kind or info.value_kind(node.value, cls, lookup)
-                if kind is not None and (target.id not in local or kind.kind == KIND_CLIENT):
-                    local[target.id] = kind
     return lookup
 
 

@@ -25,7 +25,6 @@ A call result used as a receiver is its function's identity followed by `()`.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from rediscipline.sources.code.calls import fits
@@ -61,18 +60,28 @@ class Receivers:
 
 @dataclass
 class _Frame:
+    """One function being read: its parameters, and the names its body binds, with the value when it is a
+    plain `name = value`, `with value as name` or `for name in values` (an element, written `*values`)."""
+
     qualname: str
     params: frozenset[str]
-    bindings: dict[str, list[ast.expr | None]]
-    declared_global: frozenset[str]
     cls: str | None  # the class whose method this is
     parent: _Frame | None
+    bindings: dict[str, list[ast.expr | None]] = field(default_factory=dict)
+    declared_global: set[str] = field(default_factory=set)
+
+    def bind(self, name: str, value: ast.expr | None) -> None:
+        self.bindings.setdefault(name, []).append(value)
 
 
 def collect(tree: ast.Module, module: str, imported: dict[str, str]) -> Receivers:
-    """Identities and evidence for one module; `imported` maps local names to the qualified names they import."""
+    """Identities and evidence for one module; `imported` maps local names to the qualified names they import.
+
+    One walk records every function's bindings and every method call; identities are settled once the walk
+    is over, since a name is local to a function wherever in it the binding is."""
     collector = _Collector(module, imported, _class_roots(tree))
     collector.body(tree.body, None, "", None)
+    collector.settle()
     return collector.found
 
 
@@ -100,6 +109,8 @@ class _Collector:
         self.imported = imported
         self.roots = roots
         self.found = Receivers()
+        self.calls: list[tuple[ast.Call, ast.Attribute, _Frame | None]] = []
+        self.bound: set[int] = set()  # name nodes already recorded with their value
 
     def body(self, statements: list[ast.stmt], frame: _Frame | None, qualname: str, cls: str | None) -> None:
         for statement in statements:
@@ -107,6 +118,8 @@ class _Collector:
 
     def node(self, node: ast.AST, frame: _Frame | None, qualname: str, cls: str | None) -> None:
         if isinstance(node, _FUNCTIONS):
+            if frame is not None:
+                frame.bind(node.name, None)
             for outer in (*node.decorator_list, *node.args.defaults, *node.args.kw_defaults):
                 if outer is not None:
                     self.node(outer, frame, qualname, cls)
@@ -114,6 +127,8 @@ class _Collector:
             self.body(node.body, _frame(node, name, cls, frame), name, None)
             return
         if isinstance(node, ast.ClassDef):
+            if frame is not None:
+                frame.bind(node.name, None)
             for outer in (*node.decorator_list, *node.bases):
                 self.node(outer, frame, qualname, cls)
             name = f"{qualname}.{node.name}" if qualname else node.name
@@ -121,10 +136,46 @@ class _Collector:
             return
         if isinstance(node, ast.Lambda):
             return
+        if frame is not None:
+            self.binding(node, frame)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            self.call(node, node.func, frame)
+            self.calls.append((node, node.func, frame))
         for child in ast.iter_child_nodes(node):
             self.node(child, frame, qualname, cls)
+
+    def binding(self, node: ast.AST, frame: _Frame) -> None:
+        """Record what `node` binds in the function `frame` (see `_Frame`)."""
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Store) and id(node) not in self.bound:
+                frame.bind(node.id, None)
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            self.named(node.targets[0], node.value, frame)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            self.named(node.target, node.value, frame)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                if isinstance(item.optional_vars, ast.Name):
+                    self.named(item.optional_vars, item.context_expr, frame)
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) and isinstance(node.target, ast.Name):
+            self.named(node.target, ast.Starred(value=node.iter), frame)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            frame.declared_global.update(node.names)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                frame.bind((alias.asname or alias.name).split(".")[0], None)
+        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
+            frame.bind(node.name, None)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            frame.bind(node.rest, None)
+
+    def named(self, target: ast.Name, value: ast.expr | None, frame: _Frame) -> None:
+        frame.bind(target.id, value)
+        self.bound.add(id(target))
+
+    def settle(self) -> None:
+        """Give each recorded call's receiver its identity, and count the call as evidence on it."""
+        for call, func, frame in self.calls:
+            self.call(call, func, frame)
 
     def call(self, call: ast.Call, func: ast.Attribute, frame: _Frame | None) -> None:
         identity = self.identity(func.value, frame, 0)
@@ -157,9 +208,11 @@ class _Collector:
 
     def root(self, name: str, frame: _Frame | None, depth: int) -> str | None:
         scope = frame
-        while scope is not None and name not in scope.declared_global:
+        while scope is not None:
             if scope.cls is not None and name in ("self", "cls") and name in scope.params:
                 return f"S:{self.module}:{scope.cls}"
+            if name in scope.declared_global:
+                break
             if name in scope.params and name not in scope.bindings:
                 return f"P:{self.module}:{name}"
             values = scope.bindings.get(name)
@@ -187,59 +240,4 @@ def _frame(
     arguments = function.args
     params = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
     params |= {a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None}
-    bindings: dict[str, list[ast.expr | None]] = {}
-    declared: set[str] = set()
-    for name, value in _bound_names(function.body, declared):
-        bindings.setdefault(name, []).append(value)
-    return _Frame(qualname, frozenset(params), bindings, frozenset(declared), cls, parent)
-
-
-def _bound_names(body: list[ast.stmt], declared: set[str]) -> Iterator[tuple[str, ast.expr | None]]:
-    """The names a function body binds, with the value when it is a plain `name = value`, `with value as
-    name` or `for name in values` (an element, written as `*values`); nested functions and classes bind
-    their own name only. `global` and `nonlocal` names go to `declared`."""
-    stack: list[ast.AST] = list(reversed(body))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
-            yield node.name, None
-            continue
-        if isinstance(node, ast.Lambda):
-            continue
-        if isinstance(node, (ast.Global, ast.Nonlocal)):
-            declared.update(node.names)
-            continue
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            yield node.targets[0].id, node.value
-            stack.append(node.value)
-            continue
-        if isinstance(node, (ast.With, ast.AsyncWith)):
-            for item in node.items:
-                if isinstance(item.optional_vars, ast.Name):
-                    yield item.optional_vars.id, item.context_expr
-                elif item.optional_vars is not None:
-                    stack.append(item.optional_vars)
-                stack.append(item.context_expr)
-            stack.extend(reversed(node.body))
-            continue
-        if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) and isinstance(node.target, ast.Name):
-            yield node.target.id, ast.Starred(value=node.iter)
-            stack.extend(reversed(list(ast.iter_child_nodes(node))[1:]))  # all but the target
-            continue
-        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            yield node.target.id, node.value
-            if node.value is not None:
-                stack.append(node.value)
-            continue
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            yield node.id, None
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            for alias in node.names:
-                yield (alias.asname or alias.name).split(".")[0], None
-        elif (isinstance(node, ast.ExceptHandler) and node.name) or (
-            isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name
-        ):
-            yield node.name, None
-        elif isinstance(node, ast.MatchMapping) and node.rest:
-            yield node.rest, None
-        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+    return _Frame(qualname, frozenset(params), cls, parent)

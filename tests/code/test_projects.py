@@ -60,6 +60,7 @@ PROJECTS = (
     "svc_payments",
     "svc_search",
     "svc_gaming",
+    "taskq",
 )
 #: Config files each project hands to `check` explicitly (relative to the project folder).
 CONFIG_FILES: dict[str, tuple[str, ...]] = {

@@ -34,6 +34,7 @@ from rediscipline.sources.code.receivers import (
     handle_of,
     kind_of,
     looks_like_redis,
+    says_mock,
     transaction_flag,
 )
 from rediscipline.sources.code.scope import Scope
@@ -375,6 +376,8 @@ class ModuleExtractor:
         called with Redis-only methods whose arguments fit; never when any call on it does not fit
         redis-py (evidence.py), since that shows it is something else."""
         name = expr.id if isinstance(expr, ast.Name) else expr.attr
+        if says_mock(name):
+            return None  # a test double stands in for a client but sends nothing
         iterated = isinstance(expr, ast.Name) and self._scope.is_iterated(expr.id)
         positive = looks_like_redis(name) and not iterated  # an item's name says nothing of where it came from
         identity = self.module.receivers.ids.get(id(expr))
@@ -386,7 +389,10 @@ class ModuleExtractor:
         return GUESSED_CLIENT if positive else None
 
     def _used_as_client(self, expr: ast.expr) -> bool:
-        """A receiver (a call's result: `cls.db()`) whose uses fit redis-py and include Redis-only methods."""
+        """A receiver (a call's result: `cls.db()`) whose uses fit redis-py and include Redis-only methods;
+        names and attributes are weighed by `_guess`."""
+        if isinstance(expr, (ast.Name, ast.Attribute)):
+            return False
         identity = self.module.receivers.ids.get(id(expr))
         evidence = self.module.evidence(identity) if identity is not None else None
         return evidence is not None and evidence.fitting > 0 and not evidence.misfits

@@ -142,6 +142,10 @@ class ModuleInfo:
         last = qualname.rsplit(".", 1)[-1]
         if self.class_info(qualname) is not None:
             return Kind(KIND_CLIENT, qualname) if self.is_client_class(qualname) else Kind(KIND_OTHER, qualname)
+        module = qualname.rsplit(".", 1)[0]
+        defined = self.project.defined(module) if self.project is not None and module != qualname else None
+        if defined is not None and last in defined.classes:  # a class of a module that never names Redis
+            return CLIENT_KIND if last in defined.client_classes else Kind(KIND_OTHER, qualname)
         if is_mock(qualname):
             return Kind(KIND_OTHER, qualname)
         if is_client_type(qualname):
@@ -331,6 +335,8 @@ class ModuleInfo:
         if isinstance(func, ast.Attribute) and func.attr in CLIENT_METHODS:
             return CLIENT_KIND
         qualified = self.qualify(func)
+        if isinstance(func, ast.Name) and func.id == "super" and cls is not None:
+            return self.instance_kind(cls.bases[0]) if cls.bases else None  # the base class's methods
         if isinstance(func, ast.Name):
             if func.id in self.function_kinds:
                 return self.function_kinds[func.id]

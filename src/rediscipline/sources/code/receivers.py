@@ -127,8 +127,12 @@ def kind_of(handle: Handle | None) -> Kind | None:
 def looks_like_redis(name: str) -> bool:
     """A name that says it holds a Redis client (`redis`, `r`, `redis_client`, `_redis`), not a constant,
     nor a test double (`mock_redis`, `redis_mock`)."""
-    lowered = name.lower()
-    return not name.isupper() and "mock" not in lowered and _REDIS_NAME.fullmatch(lowered) is not None
+    return not name.isupper() and not says_mock(name) and _REDIS_NAME.fullmatch(name.lower()) is not None
+
+
+def says_mock(name: str) -> bool:
+    """A name that says it holds a test double (`mock_redis`, `redis_mock`, `mocked_client`)."""
+    return "mock" in name.lower()
 
 
 def is_client_type(name: str) -> bool:

@@ -132,8 +132,9 @@ class WriteWithoutTtl(CallRule[WriteWithoutTtlOptions]):
     queued under a condition, `pipe.expire(k, ttl) if ttl else None`, `ttl and pipe.expire(k, ttl)`,
     counts). The code is the command (`set`, `hset`, …). A call whose TTL arguments are not visible
     (`**kwargs`) is not judged, nor a write other than SET/GETSET/MSET to a key the same function already
-    read, watched or wrote (and did not delete since): it updates a key that exists (and keeps its TTL),
-    so only the first write of the function is judged. SET is always judged, because it drops an existing
+    read, watched or wrote (and did not delete since; a call in the other branch of an `if` does not
+    count): it updates a key that exists (and keeps its TTL), so only the first write of the function is
+    judged. SET is always judged, because it drops an existing
     TTL. A write told to apply only to an existing key cannot create one and is not judged: `xx=True` on
     SET, ZADD and GEOADD, `ifeq=`/`ifdeq=` on SET, `nomkstream=True` on XADD (written as literals).
 

@@ -111,6 +111,7 @@ class _Collector:
         self.found = Receivers()
         self.calls: list[tuple[ast.Call, ast.Attribute, _Frame | None]] = []
         self.bound: set[int] = set()  # name nodes already recorded with their value
+        self.names: dict[tuple[int, str], str | None] = {}  # (function, name) → identity
 
     def body(self, statements: list[ast.stmt], frame: _Frame | None, qualname: str, cls: str | None) -> None:
         for statement in statements:
@@ -207,6 +208,15 @@ class _Collector:
         return None
 
     def root(self, name: str, frame: _Frame | None, depth: int) -> str | None:
+        """The identity of a name where it is used (memoised per function: a name is one thing there)."""
+        key = (id(frame), name)
+        if key in self.names:
+            return self.names[key]
+        self.names[key] = f"L:{self.module}:{frame.qualname if frame else ''}:{name}"  # while it is worked out
+        found = self.names[key] = self._root(name, frame, depth)
+        return found
+
+    def _root(self, name: str, frame: _Frame | None, depth: int) -> str | None:
         scope = frame
         while scope is not None:
             if scope.cls is not None and name in ("self", "cls") and name in scope.params:

@@ -19,7 +19,7 @@ from pathlib import PurePosixPath
 
 from rediscipline.sources.code.definitions import Definitions
 from rediscipline.sources.code.evidence import Evidence, Receivers
-from rediscipline.sources.code.kinds import KIND_CLIENT, Kind
+from rediscipline.sources.code.kinds import KIND_CLIENT, KIND_OTHER, Kind
 from rediscipline.sources.code.module import ClassInfo, ModuleInfo
 
 #: How many re-exports are followed (`pkg` imports from `pkg.sub`, which imports from `pkg.sub.impl`).
@@ -52,6 +52,7 @@ class ProjectExports:
     packages: set[str] = field(default_factory=set)
     inits: set[str] = field(default_factory=set)  # modules that are a package's `__init__.py`
     _shorter: dict[str, str] = field(default_factory=dict)  # `extensions` → `shop.extensions`, once found
+    _holders: dict[str, bool] = field(default_factory=dict)  # classes that hold a client, once settled
     #: pytest fixtures of the `conftest.py` modules: name → defining module → what it provides
     fixtures: dict[str, dict[str, Kind]] = field(default_factory=dict)
 
@@ -112,6 +113,8 @@ class ProjectExports:
         if functions:
             self.functions[name] = functions
         self.classes.update(classes)
+        if changed:
+            self._holders.clear()
         return changed
 
     def resolve(self, importer: str, module: str | None, level: int) -> str | None:
@@ -182,11 +185,30 @@ class ProjectExports:
         return None
 
     def leads_to_clients(self, module: str, name: str) -> bool:
-        """Whether importing `name` from `module` can bring a client into a module: a client, a factory,
-        an instance or a class whose attributes or methods hold one."""
-        if self.global_kind(module, name) is not None or self.function_kind(module, name) is not None:
+        """Whether importing `name` from `module` can bring a client into a module: a client, a factory, an
+        instance of a class that holds one, or such a class."""
+        for kind in (self.global_kind(module, name), self.function_kind(module, name)):
+            if kind is not None and self.holds_client(kind):
+                return True
+        return self._class_holds_client(f"{module}.{name}", 0)
+
+    def holds_client(self, kind: Kind, depth: int = 0) -> bool:
+        """A client, a pipeline, or an instance of a project class with a client in its attributes."""
+        if kind.kind != KIND_OTHER:
             return True
-        cls = self.classes.get(f"{module}.{name}")
-        if cls is None:
-            return False
-        return bool(cls.attributes or cls.returns) or any(base not in self.classes for base in cls.bases)
+        return kind.cls is not None and self._class_holds_client(kind.cls, depth)
+
+    def _class_holds_client(self, qualname: str, depth: int) -> bool:
+        known = self._holders.get(qualname)
+        if known is not None:
+            return known
+        cls = self.class_info(qualname)
+        found = False
+        if cls is not None and depth <= REEXPORT_DEPTH:
+            self._holders[qualname] = False  # a class holding itself holds nothing more
+            kinds = (*cls.attributes.values(), *cls.returns.values())
+            found = any(self.holds_client(kind, depth + 1) for kind in kinds) or any(
+                base not in self.classes or self._class_holds_client(base, depth + 1) for base in cls.bases
+            )
+        self._holders[qualname] = found
+        return found

@@ -99,6 +99,8 @@ def read_project(files: Sequence[ParsedFile]) -> tuple[ProjectExports, dict[str,
         if file.definitions is not None:
             project.record_definitions(file.module, file.definitions)
     for file in files:
+        if file.tree is not None or file.source.path.stem != "__init__":
+            continue  # a package re-exports what its modules define (walked modules record their own)
         for module, level, names in file.imports:
             source = project.resolve(file.module, module, level)
             for name, local in names:

@@ -5,7 +5,9 @@ key templates, sizes and TTLs), which names hold clients, pipelines and pub/sub 
 the current statement. Every call on a client or pipeline becomes a `CodeCall` (for the call rules) and a
 `CommandFact` (for the command rules, shared with the live and runtime sources); every key the call names
 becomes a `KeyFact` whose name is a `KeyTemplate` (for the naming rules). TTL pairing (a write, then an
-EXPIRE of the same key) is settled when the function ends, since the EXPIRE comes later.
+EXPIRE of the same key) is settled when the function ends, since the EXPIRE comes later (pairing.py).
+Receivers are resolved through the module's declarations (module.py) and, where nothing resolves them,
+weighed by the evidence on each receiver (evidence.py).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field, replace
 
-from rediscipline.model.code import EXPIRY_OPTION, EXPIRY_SAME_SCOPE, EXPIRY_UNKNOWN, CodeCall
+from rediscipline.model.code import EXPIRY_OPTION, EXPIRY_UNKNOWN, CodeCall
 from rediscipline.model.facts import EVIDENCE_CODE, CommandFact, KeyFact
 from rediscipline.model.keyname import KeyTemplate, Part
 from rediscipline.model.keypattern import infer_parts
@@ -23,6 +25,7 @@ from rediscipline.sources.code.declarations import read_module
 from rediscipline.sources.code.keytypes import key_type_of
 from rediscipline.sources.code.kinds import KIND_CLIENT, KIND_OTHER, KIND_PIPELINE, KIND_PUBSUB, Kind
 from rediscipline.sources.code.module import ClassInfo, ModuleInfo
+from rediscipline.sources.code.pairing import Pending, collection_ids, key_family, key_id, settle
 from rediscipline.sources.code.receivers import (
     CLIENT,
     CLIENT_METHODS,
@@ -42,9 +45,6 @@ from rediscipline.sources.code.table import METHOD_COMMANDS
 from rediscipline.sources.code.values import element_exprs, int_of, is_constant_ttl, literal_of, size_of, template_parts
 from rediscipline.sources.urls import url_database
 
-#: Commands after which the key is gone. Any other command that names a key (a read, a watch, a write)
-#: shows the function works on a key that exists: a later write to it is an update.
-REMOVING_COMMANDS = frozenset({"del", "unlink", "getdel"})
 #: Methods of the values commands return (dict, list, set, bytes, str, int): a command method called on a
 #: command's result that is none of these (`.expire()` after `pipe.hset(...)`) shows the call was queued on a
 #: pipeline, whose methods return the pipeline.
@@ -58,15 +58,12 @@ RESULT_METHODS = frozenset(
 POOLS = frozenset({"ConnectionPool", "BlockingConnectionPool"})
 #: `Redis(host, port, db, ...)`: where the database sits among positional constructor arguments.
 POSITIONAL_DB = 2
-EXPIRE_COMMANDS = frozenset({"expire", "pexpire", "expireat", "pexpireat"})
 SUBSCRIBE_METHODS = {"subscribe": "subscribe", "psubscribe": "psubscribe", "ssubscribe": "ssubscribe"}
 #: Expressions that build plain data: a name bound to one is never a client.
 _DATA = (ast.Constant, ast.Dict, ast.List, ast.Set, ast.Tuple, ast.JoinedStr, ast.ListComp, ast.DictComp, ast.SetComp)
 _CONTAINER_CALLS = frozenset(
     {"dict", "list", "set", "tuple", "frozenset", "defaultdict", "OrderedDict", "Counter", "deque", "loads", "load"}
 )
-#: How many local names are followed to find what a key expression really is (`k = key; r.get(k)`).
-MAX_ALIAS_HOPS = 4
 
 
 @dataclass
@@ -76,21 +73,6 @@ class Facts:
     calls: list[CodeCall] = field(default_factory=list)
     commands: list[CommandFact] = field(default_factory=list)
     keys: list[KeyFact] = field(default_factory=list)
-
-
-@dataclass
-class _Pending:
-    """A call seen in the current function, finished when the function ends (TTL pairing)."""
-
-    call: CodeCall
-    key_ids: tuple[str, ...]
-    order: int
-    branches: dict[int, int]  # `if` statement → which of its branches the call is in (0 body, 1 else)
-    family: str | None = None  # the key builder its first key comes from (`self._key_for(queue, pri)`)
-
-    def exclusive(self, other: _Pending) -> bool:
-        """Whether the two calls are in different branches of one `if`: they never run together."""
-        return any(other.branches.get(node, branch) != branch for node, branch in self.branches.items())
 
 
 class ModuleExtractor:
@@ -103,7 +85,7 @@ class ModuleExtractor:
         self.module = module if module is not None else read_module(tree)
         self.facts = Facts()
         self._loops: list[tuple[int, int | None]] = []
-        self._pending: list[_Pending] = []
+        self._pending: list[Pending] = []
         self._handles: dict[int, Handle | None] = {}
         #: `while` loops: polling, retrying or consuming, not iterating over items (see `_placed`)
         self._retry_loops: set[int] = set()
@@ -642,9 +624,9 @@ class ModuleExtractor:
             pipelined=pipeline is not None,
             transaction=pipeline.transaction if pipeline is not None else False,
         )
-        self._emit(fact, (*(_key_id(e, scope) for e in key_exprs), *_collection_ids(bound, key_exprs, scope)))
+        self._emit(fact, (*(key_id(e, scope) for e in key_exprs), *collection_ids(bound, key_exprs, scope)))
         if key_exprs:
-            self._pending[-1].family = _key_family(key_exprs[0], scope)
+            self._pending[-1].family = key_family(key_exprs[0], scope)
         patterns = {
             name: template.pattern
             for name, template in zip([k for k in spec.keys if k in bound.named], templates, strict=False)
@@ -660,40 +642,11 @@ class ModuleExtractor:
             pipeline.pending.append((loops, 1))
 
     def _emit(self, fact: CodeCall, key_ids: tuple[str, ...]) -> None:
-        self._pending.append(_Pending(self._placed(fact), key_ids, len(self._pending), dict(self._branches)))
+        self._pending.append(Pending(self._placed(fact), key_ids, len(self._pending), dict(self._branches)))
 
     def _finish_function(self) -> None:
         """Pair writes with a later EXPIRE of the same key in this function, then publish the calls."""
-        expires: list[_Pending] = [p for p in self._pending if p.call.command in EXPIRE_COMMANDS]
-        touched: dict[str, list[_Pending]] = {}  # key → the earlier calls that show it exists
-        for pending in self._pending:
-            call = pending.call
-            if pending.key_ids:
-                key = pending.key_ids[0]
-                if any(not pending.exclusive(before) for before in touched.get(key, ())):
-                    call = replace(call, touched_before=True)
-                if call.command in REMOVING_COMMANDS:
-                    for removed in pending.key_ids:
-                        touched.pop(removed, None)
-                elif call.command:
-                    touched.setdefault(key, []).append(pending)
-            if call.expiry is None and pending.key_ids and call.command not in EXPIRE_COMMANDS:
-                later = next(
-                    (
-                        e
-                        for e in expires
-                        if e.order > pending.order and _same_key(pending, e) and not e.exclusive(pending)
-                    ),
-                    None,
-                )
-                if later is not None:
-                    call = replace(
-                        call,
-                        expiry=EXPIRY_SAME_SCOPE,
-                        expire_line=later.call.origin.line,
-                        constant_ttl=later.call.constant_ttl,
-                    )
-            self.facts.calls.append(call)
+        self.facts.calls += settle(self._pending)
         self._pending = []
 
 
@@ -744,60 +697,3 @@ def _template(parts: list[Part]) -> KeyTemplate:
             else:
                 inferred.append(piece)
     return KeyTemplate(tuple(inferred))
-
-
-def _same_key(write: _Pending, expire: _Pending) -> bool:
-    """Whether an EXPIRE gives the written key its TTL: the same key expression, or, for an EXPIRE run in a
-    loop, a key of the same template (`for stream in written: pipe.expire(stream, ttl)` after the writes)."""
-    if write.key_ids[:1] == expire.key_ids[:1]:
-        return True
-    if expire.call.loop_depth == 0:
-        return False
-    if write.family is not None and write.family == expire.family:
-        return True  # `for p in steps: pipe.expire(key_for(queue, p))` covers `key_for(queue, pri)`
-    if not write.call.keys or not expire.call.keys:
-        return False
-    return write.call.keys[0].pattern == expire.call.keys[0].pattern
-
-
-def _key_id(expr: ast.expr, scope: Scope) -> str:
-    """What makes two key expressions the same key: their code, with local names followed to what they were
-    bound to (`key = f"cart:{uid}"` then `expire(key)` is the key of `hset(f"cart:{uid}")`); a loop's item
-    is an item of what the loop iterates (`for key in mapping: expire(key)` names the keys of `mset(mapping)`)."""
-    for _ in range(MAX_ALIAS_HOPS):
-        if not isinstance(expr, ast.Name):
-            break
-        bound = scope.local(expr.id)
-        if bound is None:
-            iterable = scope.iterable(expr.id)
-            return _items_id(iterable, scope) if iterable is not None else ast.dump(expr)
-        expr = bound
-    return ast.dump(expr)
-
-
-def _items_id(collection: ast.expr, scope: Scope) -> str:
-    return "items:" + _key_id(collection, scope)
-
-
-def _collection_ids(bound: binding.BoundCall, key_exprs: list[ast.expr], scope: Scope) -> list[str]:
-    """Key lists whose items the code does not show (`mset(mapping)`, `delete(*keys)`): the collection they
-    come from, so that an EXPIRE in a loop over it pairs with them."""
-    found: list[str] = []
-    for name in bound.spec.key_lists:
-        value = bound.named.get(name)
-        if value is not None and value not in key_exprs and isinstance(value, (ast.Name, ast.Attribute)):
-            found.append(_items_id(value, scope))
-    found += [_items_id(e.value, scope) for e in bound.extra if isinstance(e, ast.Starred) and e.value not in key_exprs]
-    return found
-
-
-def _key_family(expr: ast.expr, scope: Scope) -> str | None:
-    """The function a key is built by (`self._q_for_pri(queue, pri)` → `self._q_for_pri`), if it is a call."""
-    for _ in range(MAX_ALIAS_HOPS):
-        if not isinstance(expr, ast.Name):
-            break
-        bound = scope.local(expr.id)
-        if bound is None:
-            break
-        expr = bound
-    return ast.dump(expr.func) if isinstance(expr, ast.Call) else None

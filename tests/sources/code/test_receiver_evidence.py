@@ -133,6 +133,7 @@ def test_objects_known_to_be_foreign_are_never_clients() -> None:
         from unittest.mock import MagicMock
         from django.core.cache import cache, caches
         from glide import GlideClient
+        import memcache
         import requests
 
         async def f(config, mock_redis, redis_mock):
@@ -145,6 +146,8 @@ def test_objects_known_to_be_foreign_are_never_clients() -> None:
             patched = mock.patch("app.redis_client").start()
             mock_redis.hgetall("user:1")
             redis_mock.get("user:1")
+            mc = memcache.Client(["127.0.0.1:11211"])
+            mc.incr("user:1")
             r = requests.get("http://x").json()
             r.get("results")
             for r in r.get("items", []):

@@ -161,12 +161,19 @@ def test_objects_known_to_be_foreign_are_never_clients() -> None:
 def test_a_name_says_redis_only_when_it_is_not_an_item() -> None:
     assert calls(
         """
+        import redis
+        primary = redis.Redis()
+        replica = redis.Redis(port=6380)
         def f(r, rows):
             r.get("user:1")
             for r in rows:
                 r.get("name")
+            for r in ("user:1", "user:2"):
+                r.get("name")
+            for node in (primary, replica):
+                node.flushdb()
         """
-    ) == [(3, "get")]
+    ) == [(6, "get"), (12, "flushdb")]
 
 
 def test_a_call_result_used_as_a_client_is_weighed_over_its_uses() -> None:

@@ -121,6 +121,7 @@ def test_accessors_of_well_known_libraries() -> None:
         from django.core.cache import cache
         from django_rq import get_queue
         from rq import Queue
+        from testcontainers.redis import RedisContainer
 
         def f(redis_conn):
             cache.client.get_client(write=False).keys("*")
@@ -128,8 +129,10 @@ def test_accessors_of_well_known_libraries() -> None:
             get_queue("default").connection.flushdb()
             q = Queue(connection=redis_conn)
             q.connection.pipeline().set("job:1", 1).execute()
+            with RedisContainer() as container:
+                container.get_client().flushall()
         """
-    ) == [(7, "keys"), (9, "flushdb"), (11, "set"), (11, "execute")]
+    ) == [(8, "keys"), (10, "flushdb"), (12, "set"), (12, "execute"), (14, "flushall")]
 
 
 def test_pytest_fixtures_give_their_values_kind(tmp_path: Path) -> None:

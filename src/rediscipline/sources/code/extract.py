@@ -315,9 +315,16 @@ class ModuleExtractor:
         return None
 
     def _item_kind(self, iterable: ast.expr | None) -> Handle | None:
-        """The items of something known not to be Redis (another package's object, data) are not clients."""
-        if iterable is None:
+        """What a loop's items are: those of a literal list of clients are clients (`for r in (primary,
+        replica)`); those of text, a dict or another package's object are not; else unknown."""
+        if iterable is None or isinstance(iterable, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
             return None
+        if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)):
+            kinds = [self._kind(element) for element in iterable.elts]
+            if kinds and all(k is not None and k.kind == KIND_CLIENT for k in kinds):
+                return kinds[0]
+            constant = all(isinstance(element, (ast.Constant, ast.JoinedStr)) for element in iterable.elts)
+            return OTHER if constant else None
         if _plain_data(iterable):
             return OTHER
         found = self._kind(iterable)

@@ -60,6 +60,7 @@ KNOWN_ATTRIBUTES: dict[tuple[str, str], Kind] = {
 #: Methods of other packages' objects that return a client: (package prefix of the class, method) → kind.
 KNOWN_METHODS: dict[tuple[str, str], Kind] = {
     ("django_redis.client", "get_client"): CLIENT_KIND,
+    ("testcontainers.redis", "get_client"): CLIENT_KIND,  # RedisContainer().get_client()
 }
 #: Functions of other packages that return a client or an object leading to one.
 KNOWN_FUNCTIONS = {

@@ -209,3 +209,37 @@ def test_literal_values_a_parameter_can_fall_back_to() -> None:
     ]
     assert (calls[13].unpacked, calls[13].may_give("count")) == (True, True)
     assert (calls[14].unpacked, calls[14].may_give("count")) == (False, False)
+
+
+def test_an_expire_in_a_loop_over_the_written_keys_or_their_builder_pairs_with_the_write() -> None:
+    calls = extract(
+        """
+        import redis
+        r = redis.Redis()
+        def cache_many(accum, timeout):
+            pipe = r.pipeline(transaction=False)
+            pipe.mset(accum)
+            if timeout:
+                for key in accum:
+                    pipe.expire(key, timeout)
+            pipe.execute()
+        def put(queue, pri, message, steps):
+            key = queue_key(queue, pri)
+            with r.pipeline(transaction=False) as pipe:
+                pipe.lpush(key, message)
+                for step in steps:
+                    pipe.pexpire(queue_key(queue, step), 60_000)
+                pipe.execute()
+        def put_unpaired(queue, pri, message, steps):
+            with r.pipeline(transaction=False) as pipe:
+                pipe.lpush(queue_key(queue, pri), message)
+                pipe.pexpire(other_key(queue), 60_000)
+                pipe.execute()
+        """
+    ).calls
+    writes = {(c.origin.line, c.method): (c.expiry, c.expire_line) for c in calls if c.method in ("mset", "lpush")}
+    assert writes == {
+        (6, "mset"): (EXPIRY_SAME_SCOPE, 9),
+        (14, "lpush"): (EXPIRY_SAME_SCOPE, 16),
+        (20, "lpush"): (None, None),  # an EXPIRE outside a loop pairs with the same key only
+    }

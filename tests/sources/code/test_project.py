@@ -142,3 +142,18 @@ def test_one_receiver_gets_one_verdict_in_every_module(tmp_path: Path) -> None:
         ("CMD005", "CMD008", "TTL006"),
     )
     assert found == [("shop/a.py", 4, "CMD005")]  # `store`: its DEL in b.py is not a collection rule hit
+
+
+def test_functions_of_a_project_module_are_not_commands(tmp_path: Path) -> None:
+    found = _check(
+        tmp_path,
+        {
+            "tests/__init__.py": "",
+            "tests/fixtures.py": "import redis\n\ndef rpush(key, value, connection_kwargs):\n"
+            "    redis.Redis(**connection_kwargs).rpush(key, value)\n",
+            "tests/test_jobs.py": "from tests import fixtures\n\ndef test_job():\n"
+            "    fixtures.rpush('queue:jobs', 'x', {})\n    fixtures.hgetall('user:1')\n",
+        },
+        ("TTL006", "CMD005"),
+    )
+    assert found == [("tests/fixtures.py", 4, "TTL006")]

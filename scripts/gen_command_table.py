@@ -87,20 +87,27 @@ def spec_of(owner: type, name: str) -> dict[str, Any] | None:
         signature = inspect.signature(function)
     except (TypeError, ValueError):
         return None
-    params, keys, key_lists, options = [], [], [], []
+    params, keys, key_lists, options, keyword_only = [], [], [], [], []
     variadic_keys = variadic_mixed = None
+    required = 0
+    var_positional = var_keyword = False
     for parameter in list(signature.parameters.values())[1:]:
         note = parameter.annotation if isinstance(parameter.annotation, str) else ""
         if parameter.kind is parameter.VAR_POSITIONAL:
+            var_positional = True
             if note.replace(" ", "") == "KeyT":
                 variadic_keys = parameter.name
             elif "KeyT" in note:
                 variadic_mixed = parameter.name
             continue
         if parameter.kind is parameter.VAR_KEYWORD:
+            var_keyword = True
             continue
         if parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD):
             params.append(parameter.name)
+            required += parameter.default is parameter.empty
+        else:
+            keyword_only.append(parameter.name)
         if note in KEY:
             keys.append(parameter.name)
         elif any(marker in note for marker in KEY_LIST_MARKERS):
@@ -115,6 +122,10 @@ def spec_of(owner: type, name: str) -> dict[str, Any] | None:
         "variadic_keys": variadic_keys,
         "variadic_mixed": variadic_mixed,
         "options": tuple(options),
+        "keyword_only": tuple(keyword_only),
+        "required": required,
+        "var_positional": var_positional,
+        "var_keyword": var_keyword,
     }
 
 
@@ -129,7 +140,7 @@ def render() -> str:
         spec = spec_of(CoreCommands, name)
         if spec is None:
             continue
-        fields = ", ".join(f"{key}={value!r}" for key, value in spec.items() if value not in ((), None))
+        fields = ", ".join(f"{key}={value!r}" for key, value in spec.items() if value not in ((), None, 0, False))
         rows.append(f"    {name!r}: CommandSpec({fields}),")
     return (
         "# ruff: noqa: E501 - generated, one method per line\n"

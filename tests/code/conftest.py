@@ -1,8 +1,5 @@
-"""pytest settings for the code-check tests.
+"""The corpora under `projects/` and `fixtures/` are code to be checked, never tests to be run: a sample
+project has its own `tests/` with `conftest.py` and `test_*.py` files, as real projects do, which import
+Django, GLIDE, pymemcache and the sample packages."""
 
-The folders under `projects/` are sample repositories that `test_projects.py` checks with rediscipline. Their
-own `tests/test_*.py` files belong to those repositories (they import Django, GLIDE, pymemcache and the
-sample packages), so this suite never collects them.
-"""
-
-collect_ignore = ["projects"]
+collect_ignore = ["projects", "fixtures"]

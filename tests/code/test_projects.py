@@ -68,6 +68,7 @@ PROJECTS = (
     "glide_svc",
     "tenantkit",
     "metering",
+    "taskq",
 )
 #: Projects annotated blind, from the rule documentation, for the real-world shapes the checker does not
 #: handle yet: objects that are not redis-py clients (Django's cache, a cache wrapper and its mocked tests,

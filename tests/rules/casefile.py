@@ -18,7 +18,8 @@ Rules on probed values, commands, servers and code use four more tables (all opt
   client-side methods such as `execute`), `keys` (templates written as globs: `user:*:profile`, each `*` an
   unknown part), `batch`, `given` (parameter names; those in `literals` count as given), `literals` (a
   table), `expiry`, `expire-line`, `constant-ttl`, `loop-depth`, `loop-iterations`, `pipelined`,
-  `transaction`, `queued`, `unbounded`, `scope`, `path` (default `app.py`) and `line` (default: the call's
+  `transaction`, `queued`, `unbounded`, `scope`, `unpacked`, `possible` (a table of parameter → list of
+  values it can take), `path` (default `app.py`) and `line` (default: the call's
   position in the case).
 
 `line` in an expectation is the line of a finding at a place in a file (code).
@@ -189,11 +190,13 @@ _CALL_FIELDS = {
     "queued": "queued",
     "unbounded": "unbounded",
     "scope": "scope",
+    "unpacked": "unpacked",
 }
 
 
 def _call(raw: dict[str, Any], position: int) -> CodeCall:
-    unknown = set(raw) - set(_CALL_FIELDS) - {"method", "command", "keys", "given", "literals", "path", "line"}
+    named = {"method", "command", "keys", "given", "literals", "possible", "path", "line"}
+    unknown = set(raw) - set(_CALL_FIELDS) - named
     assert not unknown, f"unknown call fields {sorted(unknown)}"
     values = {attr: raw[key] for key, attr in _CALL_FIELDS.items() if key in raw}
     literals = dict(raw.get("literals", {}))
@@ -204,6 +207,7 @@ def _call(raw: dict[str, Any], position: int) -> CodeCall:
         keys=tuple(glob_template(k) for k in raw.get("keys", [])),
         given=frozenset(raw.get("given", [])) | frozenset(literals),
         literals=tuple(literals.items()),
+        possible=tuple((name, value) for name, values in raw.get("possible", {}).items() for value in values),
         **values,
     )
 

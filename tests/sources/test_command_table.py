@@ -29,7 +29,7 @@ def test_commands_keys_and_options_of_common_methods() -> None:
     assert COMMANDS["set"].command == "SET"
     assert COMMANDS["set"].keys == ("name",)
     assert {"ex", "px", "exat", "pxat", "keepttl", "nx"} <= set(COMMANDS["set"].options)
-    assert COMMANDS["hgetall"] == CommandSpec(command="HGETALL", params=("name",), keys=("name",))
+    assert COMMANDS["hgetall"] == CommandSpec(command="HGETALL", params=("name",), keys=("name",), required=1)
     assert (COMMANDS["delete"].command, COMMANDS["delete"].variadic_keys) == ("DEL", "names")
     assert (COMMANDS["mget"].command, COMMANDS["mget"].key_lists) == ("MGET", ("keys",))
     assert (COMMANDS["mset"].command, COMMANDS["mset"].key_lists) == ("MSET", ("mapping",))
@@ -41,6 +41,13 @@ def test_commands_keys_and_options_of_common_methods() -> None:
     assert COMMANDS["config_set"].command == "CONFIG SET"
     assert COMMANDS["flushall"].command == "FLUSHALL"
     assert COMMANDS["keys"].command == "KEYS"
+
+
+def test_signature_shapes_tell_which_calls_fit() -> None:
+    assert (COMMANDS["set"].required, COMMANDS["set"].var_positional, COMMANDS["set"].var_keyword) == (2, False, False)
+    assert (COMMANDS["touch"].required, COMMANDS["touch"].var_positional) == (0, True)
+    assert COMMANDS["keys"].var_keyword  # `target_nodes=` and the like on a cluster
+    assert "nx" in COMMANDS["hexpire"].keyword_only
 
 
 def test_every_method_names_a_command_and_only_its_own_parameters() -> None:

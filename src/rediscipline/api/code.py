@@ -22,8 +22,7 @@ from rediscipline.rules import default_registry
 from rediscipline.rules.registry import Registry
 from rediscipline.settings.layering import Settings
 from rediscipline.sources.code.files import PYTHON_SUFFIXES, FileSelection, SourceFile, find_files
-from rediscipline.sources.code.project import ProjectExports
-from rediscipline.sources.code.source import ParsedFile, ParseProblem, parse_python
+from rediscipline.sources.code.source import ParsedFile, ParseProblem, parse_python, read_project
 from rediscipline.sources.config import HEAD_BYTES, config_kind, read_config_file
 from rediscipline.sources.errors import SourceError
 from rediscipline.suppress.apply import suppress
@@ -85,22 +84,22 @@ def _feed_python(python: Sequence[SourceFile], engine: Engine) -> tuple[list[Par
     """Feed every Python file's facts to the engine; return the files that did not parse and the
     suppression comments by path.
 
-    Two passes: the first parses every file and learns which modules export clients, so that the second
-    resolves `from shop.extensions import cache` in the modules that import them.
+    Two passes: the first parses every file and reads the declarations of the modules that may concern
+    Redis against each other's (what each exports: clients, factories, classes, receiver evidence), so
+    that the second resolves `from shop.extensions import cache` in the modules that import them.
     """
     problems: list[ParseProblem] = []
     parsed: list[ParsedFile] = []
-    project = ProjectExports()
     for source in python:
         read = parse_python(source)
         if isinstance(read, ParseProblem):
             problems.append(read)
             continue
-        read.exports(project)
         parsed.append(read)
+    project, declarations = read_project(parsed)
     directives: dict[str, FileDirectives] = {}
     for file in parsed:
-        facts = file.facts(project)
+        facts = file.facts(project, declarations.get(file.source.shown))
         if isinstance(facts, ParseProblem):
             problems.append(facts)
             continue

@@ -33,7 +33,10 @@ class CodeCall:
     * `batch`: how many keys, fields, pairs or channels the call carries in one request, when visible from a
       literal list, `range(N)`, a comprehension over one, or a count of positional arguments; else None.
     * `given`: the parameters the call passes, by redis-py parameter name (positional ones mapped through the
-      method's signature); `literals`: those of them whose value is a literal, as (name, value) pairs.
+      method's signature); `literals`: those of them whose value is a literal, as (name, value) pairs;
+      `possible`: literal values a parameter that is not a literal can still take, through a fallback or a
+      branch (`timeout or 0` may be 0, `None if wait else 5` may be None). `unpacked`: arguments arrive
+      unpacked (`*args`, `**kwargs`), so a parameter missing from `given` may still be passed.
     * `expiry`: for a write that can create a key, how it gets a TTL (EXPIRY_*), None when it gets none.
       `expire_line` is the line of the separate EXPIRE call when `expiry` is EXPIRY_SAME_SCOPE.
     * `touched_before`: an earlier call in the same function names the same key (it was read, watched or
@@ -56,6 +59,8 @@ class CodeCall:
     batch: int | None = None
     given: frozenset[str] = frozenset()
     literals: tuple[tuple[str, Literal], ...] = ()
+    possible: tuple[tuple[str, Literal], ...] = ()
+    unpacked: bool = False
     expiry: str | None = None
     expire_line: int | None = None
     touched_before: bool = False
@@ -74,6 +79,14 @@ class CodeCall:
             if key == name:
                 return value
         return default
+
+    def may_give(self, name: str) -> bool:
+        """Whether parameter `name` is passed, or may be through unpacked arguments."""
+        return name in self.given or self.unpacked
+
+    def may_be(self, name: str) -> tuple[Literal, ...]:
+        """The literal values parameter `name` is known to take or can take (empty when none is visible)."""
+        return tuple(value for key, value in (*self.literals, *self.possible) if key == name)
 
 
 @dataclass(frozen=True, slots=True)

@@ -188,8 +188,7 @@ def test_commands_for_the_command_rules() -> None:
         (6, "lrange", (b"list:a", b"0", b"-1")),
         (7, "zrange", (b"rank:a", b"0", b"-1", b"?", b"1")),
         (8, "config", (b"SET", b"maxmemory", b"1gb")),
-        (9, "multi", ()),
-        (10, "multi", ()),
+        (9, "multi", ()),  # transaction=True written out; the multi() on that pipeline is the same MULTI
         (11, "monitor", ()),
     ]
 

@@ -54,7 +54,8 @@ class ScanCount(CallRule[ScanCountOptions]):
 
     ## What it does
     Reports `scan`, `scan_iter`, `hscan`, `hscan_iter`, `sscan`, `sscan_iter`, `zscan` and `zscan_iter`
-    calls without `count` (code `no-count`). With `min-count` or `max-count` set, a literal count below
+    calls without `count` (code `no-count`); a call that passes unpacked arguments (`**kwargs`, `*args`)
+    may pass `count` through them and is not reported. With `min-count` or `max-count` set, a literal count below
     or above them is reported too (codes `count-low` and `count-high`); a count computed at run time is
     not judged.
 
@@ -91,7 +92,7 @@ class ScanCount(CallRule[ScanCountOptions]):
         if call.method not in SCAN_METHODS:
             return
         head = _head(call)
-        if "count" not in call.given:
+        if not call.may_give("count"):
             yield Violation(
                 "no-count",
                 Text(

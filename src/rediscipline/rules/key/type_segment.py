@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from rediscipline.model.finding import Violation
-from rediscipline.model.keyname import KeyTemplate
+from rediscipline.model.keyname import KeyTemplate, Segment
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
@@ -65,6 +65,13 @@ class TypeSegment(NameRule[TypeSegmentOptions]):
     - `missing`: with `require = true`, the key has no type level;
     - `position`: with `position = "last"`, the type level is not the last one.
 
+    On a string key (its real type, else the type its namespace declares), a type word that is the last
+    literal level (only placeholder levels may follow it) is a label of the data, not a type level, and is
+    not judged: `file:42:hash` and `file:hash:<sha>` hold or index a digest, `user:42:list` a serialised
+    list. This holds for keys in code, whose type comes from the command (`r.set(f"file:{fid}:hash", d)`),
+    as for keys read from a server. With `position = "last"`, the last level is declared to be the type,
+    so it is judged as one.
+
     ## Why is this bad?
     A type level is a promise: readers and tools pick commands from it. `chat:messages:list:…` that is
     really a zset sends people to LRANGE and gets WRONGTYPE errors, and a namespace declared as hashes that
@@ -103,12 +110,16 @@ class TypeSegment(NameRule[TypeSegmentOptions]):
         words = {w.lower() for w in opts.words}
         aliases = {k.lower(): v.lower() for k, v in opts.aliases.items()}
         segments = key.segments()
+        actual = _actual_type(key_type, aliases)
+        declared = ctx.namespace.type if ctx.namespace is not None else None
+        expected, whose = (actual, "the key is") if actual else (declared, "its namespace declares")
+        data_label = _data_label(segments, expected, opts.position)
         named: list[str] = []  # canonical type named by each type level, in order
         positions: list[int] = []
         misspelled: list[str] = []
         for segment in segments:
             label = segment_label(segment)
-            if label is None:
+            if label is None or segment.index == data_label:
                 continue
             if label in words:
                 named.append(label)
@@ -126,9 +137,6 @@ class TypeSegment(NameRule[TypeSegmentOptions]):
                     f"类型层级写法不规范：{quoted(misspelled)}",
                 ),
             )
-        actual = _actual_type(key_type, aliases)
-        declared = ctx.namespace.type if ctx.namespace is not None else None
-        expected, whose = (actual, "the key is") if actual else (declared, "its namespace declares")
         if named and expected and expected not in named:
             zh_whose = "实际类型为" if actual else "所属命名空间声明为"
             yield Violation(
@@ -165,6 +173,23 @@ class TypeSegment(NameRule[TypeSegmentOptions]):
                     f"类型层级 `{named[-1]}` 应位于键名末尾",
                 ),
             )
+
+
+def _data_label(segments: tuple[Segment, ...], expected: str | None, position: str) -> int | None:
+    """The index of the level that labels a string's data rather than naming a type, or None.
+
+    On a string key, the last literal level (only placeholders may follow it) is what the value is:
+    `file:42:hash` holds a digest, `file:hash:<sha>` maps a digest to a file, `user:42:list` a serialised
+    list. With `position = "last"` the team declared that level to be the type, so it stays one.
+    """
+    if expected != "string" or position == "last":
+        return None
+    for segment in reversed(segments):
+        if segment.literal:
+            return segment.index
+        if any(isinstance(part, bytes) and part for part in segment.parts):
+            return None  # a level mixing text and a value (`v2_{id}`): no label to find
+    return None
 
 
 def _actual_type(key_type: str | None, aliases: Mapping[str, str]) -> str | None:

@@ -43,8 +43,12 @@ class BlockingTimeout(CallRule[RuleOptions]):
     Reports blocking pops and moves (BLPOP, BRPOP, BRPOPLPUSH, BLMOVE, BLMPOP, BZPOPMIN, BZPOPMAX,
     BZMPOP) called without `timeout` (code `no-timeout`: redis-py's default is 0) or with `timeout=0` or
     `timeout=None` (code `timeout-zero`: redis-py sends 0 for None), and XREAD / XREADGROUP with
-    `block=0` (code `block-zero`). A timeout written as an expression is not judged. XREAD without `block`
-    does not block and passes.
+    `block=0` (code `block-zero`). A timeout written as an expression is judged by the literal values it
+    can take: a fallback or a branch that gives 0 or None (`timeout or 0`, `timeout=None if wait else 5`,
+    `block=block or 0`) makes blocking for ever a reachable value, and is reported as such (code
+    `may-block-forever`); any other expression (`timeout=self.timeout`, `timeout=poll_seconds`) is not
+    judged. A call that passes unpacked arguments (`**kwargs`) may pass the timeout through them and is
+    not reported for lacking one. XREAD without `block` does not block and passes.
 
     ## Why is this bad?
     A timeout of 0 means "wait for ever". When the connection dies silently (a NAT or load balancer
@@ -77,7 +81,7 @@ class BlockingTimeout(CallRule[RuleOptions]):
     def check(self, call: CodeCall, ctx: RuleContext[RuleOptions]) -> Iterator[Violation]:
         command, head = call.command, _head(call)
         if command in BLOCKING_POPS:
-            if "timeout" not in call.given:
+            if not call.may_give("timeout"):
                 yield Violation(
                     "no-timeout",
                     Text(
@@ -95,6 +99,8 @@ class BlockingTimeout(CallRule[RuleOptions]):
                         f"{head.zh}的 timeout=0 {_FOREVER.zh}；请设置以秒为单位的超时（如 timeout=5）并循环读取",
                     ),
                 )
+            elif _may_wait_forever(call, "timeout", none_waits=True):
+                yield _reachable_forever(head, "timeout", "timeout=5")
         elif command in STREAM_READS and is_zero(call.literal("block")):
             yield Violation(
                 "block-zero",
@@ -103,6 +109,26 @@ class BlockingTimeout(CallRule[RuleOptions]):
                     f"{head.zh}的 block=0 {_FOREVER.zh}；请传入以毫秒为单位的 block=（如 block=5000）并循环读取",
                 ),
             )
+        elif command in STREAM_READS and _may_wait_forever(call, "block", none_waits=False):
+            yield _reachable_forever(head, "block", "block=5000")
+
+
+def _may_wait_forever(call: CodeCall, name: str, *, none_waits: bool) -> bool:
+    """A parameter written as an expression that can evaluate to 0 (or None, where redis-py sends 0 for it):
+    `timeout or 0`, `0 if forever else 5`."""
+    return any(is_zero(value) or (none_waits and value is None) for key, value in call.possible if key == name)
+
+
+def _reachable_forever(head: Text, name: str, example: str) -> Violation:
+    return Violation(
+        "may-block-forever",
+        Text(
+            f"{head.en} with a {name} that can be 0 (a fallback or a branch gives 0 or None), and then "
+            f"{_FOREVER.en}; fall back to a finite {name} (e.g. {example}) and loop",
+            f"{head.zh}的 {name} 可能为 0（回退值或某个分支给出 0 或 None），此时{_FOREVER.zh}；"
+            f"请回退到有限的 {name}（如 {example}）并循环读取",
+        ),
+    )
 
 
 def _literal_none(call: CodeCall, name: str) -> bool:

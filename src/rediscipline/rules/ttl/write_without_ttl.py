@@ -81,6 +81,26 @@ def _fix(call: CodeCall) -> Text:
 #: Writes that replace the value and drop any TTL the key had (003: SET and GETSET clear the expiry).
 CLEARS_TTL = frozenset({"set", "getset", "mset", "msetnx"})
 
+#: Options that make a write apply only to a key that exists (so it never creates one), by command.
+ONLY_EXISTING = {
+    "set": ("xx", "ifeq", "ifdeq"),
+    "zadd": ("xx",),
+    "geoadd": ("xx",),
+    "xadd": ("nomkstream",),
+}
+
+
+def _cannot_create(call: CodeCall) -> bool:
+    """`zadd(k, m, xx=True)`, `set(k, v, xx=True)`, `xadd(k, f, nomkstream=True)`: the option, written as a
+    literal, makes the write apply only to an existing key (`ifeq=`/`ifdeq=` compare with its value)."""
+    for name in ONLY_EXISTING.get(call.command, ()):
+        if name in ("ifeq", "ifdeq"):
+            if name in call.given and call.literal(name, default=b"") is not None:
+                return True
+        elif call.literal(name) not in (None, False, 0, "", b""):
+            return True
+    return False
+
 
 @dataclass(frozen=True)
 class WriteWithoutTtlOptions(RuleOptions):
@@ -108,10 +128,15 @@ class WriteWithoutTtl(CallRule[WriteWithoutTtlOptions]):
     Reports a call of a command from `commands` (SET, HSET, LPUSH, SADD, ZADD, INCR, …: writes that create
     the key when it does not exist) that gives the key no TTL: neither on the call itself (`ex=`, `px=`,
     `exat=`, `pxat=`, `keepttl=True`) nor by an EXPIRE, PEXPIRE or EXPIREAT on an equal key later in the
-    same function or pipeline. The code is the command (`set`, `hset`, …). A call whose TTL arguments are
-    not visible (`**kwargs`) is not judged, nor a write other than SET/GETSET/MSET to a key the same
-    function already read, watched or wrote: it updates a key that exists (and keeps its TTL), so only the
-    first write of the function is judged. SET is always judged, because it drops an existing TTL.
+    same function or pipeline (an EXPIRE chained on the write, `pipe.hset(k, …).expire(k, ttl)`, or
+    queued under a condition, `pipe.expire(k, ttl) if ttl else None`, `ttl and pipe.expire(k, ttl)`,
+    counts). The code is the command (`set`, `hset`, …). A call whose TTL arguments are not visible
+    (`**kwargs`) is not judged, nor a write other than SET/GETSET/MSET to a key the same function already
+    read, watched or wrote (and did not delete since; a call in the other branch of an `if` does not
+    count): it updates a key that exists (and keeps its TTL), so only the first write of the function is
+    judged. SET is always judged, because it drops an existing
+    TTL. A write told to apply only to an existing key cannot create one and is not judged: `xx=True` on
+    SET, ZADD and GEOADD, `ifeq=`/`ifdeq=` on SET, `nomkstream=True` on XADD (written as literals).
 
     Keys in a namespace declared `ttl-required = false` are never reported; keys in a namespace declared
     `ttl-required = true` are errors; other keys are warnings unless `required` is turned off. The
@@ -158,7 +183,7 @@ class WriteWithoutTtl(CallRule[WriteWithoutTtlOptions]):
     Options = WriteWithoutTtlOptions
 
     def check(self, call: CodeCall, ctx: RuleContext[WriteWithoutTtlOptions]) -> Iterator[Violation]:
-        if call.expiry is not None or call.command not in ctx.options.commands:
+        if call.expiry is not None or call.command not in ctx.options.commands or _cannot_create(call):
             return
         if call.touched_before and call.command not in CLEARS_TTL:
             return  # an update of a key this function already used: it exists and keeps its TTL

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from rediscipline.model.code import Literal
 from rediscipline.sources.code.spec import CommandSpec
-from rediscipline.sources.code.values import Bindings, element_exprs, literal_of, size_of
+from rediscipline.sources.code.values import Bindings, element_exprs, literal_of, reachable_literals, size_of
 
 #: Options of SET/GETEX that give the key a TTL, and the one that keeps the old TTL.
 TTL_OPTIONS = ("ex", "px", "exat", "pxat")
@@ -52,6 +52,7 @@ class BoundCall:
     named: dict[str, ast.expr] = field(default_factory=dict)
     extra: list[ast.expr] = field(default_factory=list)  # positional arguments beyond the named parameters
     open_kwargs: bool = False  # `**kwargs` passed: any option may be set
+    open_args: bool = False  # `*args` passed: any positional parameter may be set
 
     def literal(self, name: str, env: Bindings) -> tuple[bool, Literal]:
         expr = self.named.get(name)
@@ -63,6 +64,8 @@ def bind(call: ast.Call, method: str, spec: CommandSpec) -> BoundCall:
     params = list(spec.params)
     position = 0
     for argument in call.args:
+        if isinstance(argument, ast.Starred):
+            bound.open_args = True
         if isinstance(argument, ast.Starred) or position >= len(params):
             bound.extra.append(argument)
             continue
@@ -74,6 +77,22 @@ def bind(call: ast.Call, method: str, spec: CommandSpec) -> BoundCall:
         else:
             bound.named[keyword.arg] = keyword.value
     return bound
+
+
+def fits(call: ast.Call, spec: CommandSpec) -> bool:
+    """Whether a call's arguments can bind to the redis-py method: no keyword it does not take, no more
+    positional arguments than it takes, no required parameter left out (arguments unpacked from `*args`
+    or `**kwargs` may fill any gap). A call that does not fit is made on something other than redis-py."""
+    positional = sum(1 for argument in call.args if not isinstance(argument, ast.Starred))
+    unpacked = positional != len(call.args) or any(keyword.arg is None for keyword in call.keywords)
+    keywords = {keyword.arg for keyword in call.keywords if keyword.arg is not None}
+    if positional > len(spec.params) and not spec.var_positional:
+        return False
+    if not spec.var_keyword and not keywords <= {*spec.params, *spec.keyword_only}:
+        return False
+    if keywords & set(spec.params[:positional]):
+        return False  # the same parameter given twice
+    return unpacked or all(name in keywords for name in spec.params[positional : spec.required])
 
 
 def command_name(spec: CommandSpec) -> str:
@@ -154,6 +173,16 @@ def literals(bound: BoundCall, env: Bindings) -> tuple[tuple[str, Literal], ...]
         known, value = literal_of(expr, env)
         if known:
             found.append((name, value))
+    return tuple(found)
+
+
+def possible(bound: BoundCall, env: Bindings) -> tuple[tuple[str, Literal], ...]:
+    """Literal values that parameters written as expressions can take (`timeout or 0` can be 0)."""
+    found: list[tuple[str, Literal]] = []
+    for name, expr in bound.named.items():
+        if not literal_of(expr, env)[0]:
+            values = {(type(value), value): value for value in reachable_literals(expr, env)}
+            found += [(name, value) for value in values.values()]
     return tuple(found)
 
 

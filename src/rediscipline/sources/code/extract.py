@@ -5,7 +5,9 @@ key templates, sizes and TTLs), which names hold clients, pipelines and pub/sub 
 the current statement. Every call on a client or pipeline becomes a `CodeCall` (for the call rules) and a
 `CommandFact` (for the command rules, shared with the live and runtime sources); every key the call names
 becomes a `KeyFact` whose name is a `KeyTemplate` (for the naming rules). TTL pairing (a write, then an
-EXPIRE of the same key) is settled when the function ends, since the EXPIRE comes later.
+EXPIRE of the same key) is settled when the function ends, since the EXPIRE comes later (pairing.py).
+Receivers are resolved through the module's declarations (module.py) and, where nothing resolves them,
+weighed by the evidence on each receiver (evidence.py).
 """
 
 from __future__ import annotations
@@ -13,27 +15,29 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field, replace
 
-from rediscipline.model.code import EXPIRY_OPTION, EXPIRY_SAME_SCOPE, EXPIRY_UNKNOWN, CodeCall
+from rediscipline.model.code import EXPIRY_OPTION, EXPIRY_UNKNOWN, CodeCall
 from rediscipline.model.facts import EVIDENCE_CODE, CommandFact, KeyFact
 from rediscipline.model.keyname import KeyTemplate, Part
 from rediscipline.model.keypattern import infer_parts
 from rediscipline.model.location import SOURCE_CODE, Location
 from rediscipline.sources.code import calls as binding
+from rediscipline.sources.code.declarations import read_module
 from rediscipline.sources.code.keytypes import key_type_of
-from rediscipline.sources.code.module import ModuleInfo, read_module, receiver_key
+from rediscipline.sources.code.kinds import KIND_CLIENT, KIND_OTHER, KIND_PIPELINE, KIND_PUBSUB, Kind
+from rediscipline.sources.code.module import ClassInfo, ModuleInfo
+from rediscipline.sources.code.pairing import Pending, collection_ids, key_family, key_id, settle
 from rediscipline.sources.code.receivers import (
     CLIENT,
+    CLIENT_METHODS,
     GENERIC_METHODS,
     GUESSED_CLIENT,
-    KIND_CLIENT,
-    KIND_OTHER,
-    KIND_PIPELINE,
-    KIND_PUBSUB,
     OTHER,
-    PUBSUB,
     Handle,
     Pipeline,
+    handle_of,
+    kind_of,
     looks_like_redis,
+    says_mock,
     transaction_flag,
 )
 from rediscipline.sources.code.scope import Scope
@@ -41,28 +45,25 @@ from rediscipline.sources.code.table import METHOD_COMMANDS
 from rediscipline.sources.code.values import element_exprs, int_of, is_constant_ttl, literal_of, size_of, template_parts
 from rediscipline.sources.urls import url_database
 
-#: Commands that read or watch a key: a write after one of them in the same function updates a key that exists.
-READ_COMMANDS = frozenset(
+#: Methods of the values commands return (dict, list, set, bytes, str, int): a command method called on a
+#: command's result that is none of these (`.expire()` after `pipe.hset(...)`) shows the call was queued on a
+#: pipeline, whose methods return the pipeline.
+RESULT_METHODS = frozenset(
     {
-        "get", "getrange", "strlen", "exists", "ttl", "pttl", "type", "watch", "hget", "hmget", "hgetall",
-        "hexists", "hlen", "hkeys", "hvals", "llen", "lrange", "lindex", "scard", "smembers", "sismember",
-        "smismember", "zcard", "zscore", "zrank", "zrevrank", "zrange", "zrangebyscore", "zcount", "xlen",
-        "pfcount", "getbit", "bitcount",
+        "get", "keys", "values", "items", "copy", "append", "extend", "sort", "count", "index", "pop", "update",
+        "setdefault", "add", "remove", "discard", "clear", "union", "decode", "encode", "split", "strip",
     }
 )  # fmt: skip
 #: Connection pools: their `db=` (or URL path) is the database of every client built on them.
 POOLS = frozenset({"ConnectionPool", "BlockingConnectionPool"})
 #: `Redis(host, port, db, ...)`: where the database sits among positional constructor arguments.
 POSITIONAL_DB = 2
-EXPIRE_COMMANDS = frozenset({"expire", "pexpire", "expireat", "pexpireat"})
 SUBSCRIBE_METHODS = {"subscribe": "subscribe", "psubscribe": "psubscribe", "ssubscribe": "ssubscribe"}
 #: Expressions that build plain data: a name bound to one is never a client.
 _DATA = (ast.Constant, ast.Dict, ast.List, ast.Set, ast.Tuple, ast.JoinedStr, ast.ListComp, ast.DictComp, ast.SetComp)
 _CONTAINER_CALLS = frozenset(
     {"dict", "list", "set", "tuple", "frozenset", "defaultdict", "OrderedDict", "Counter", "deque", "loads", "load"}
 )
-#: How many local names are followed to find what a key expression really is (`k = key; r.get(k)`).
-MAX_ALIAS_HOPS = 4
 
 
 @dataclass
@@ -72,15 +73,6 @@ class Facts:
     calls: list[CodeCall] = field(default_factory=list)
     commands: list[CommandFact] = field(default_factory=list)
     keys: list[KeyFact] = field(default_factory=list)
-
-
-@dataclass
-class _Pending:
-    """A call seen in the current function, finished when the function ends (TTL pairing)."""
-
-    call: CodeCall
-    key_ids: tuple[str, ...]
-    order: int
 
 
 class ModuleExtractor:
@@ -93,11 +85,16 @@ class ModuleExtractor:
         self.module = module if module is not None else read_module(tree)
         self.facts = Facts()
         self._loops: list[tuple[int, int | None]] = []
-        self._pending: list[_Pending] = []
+        self._pending: list[Pending] = []
         self._handles: dict[int, Handle | None] = {}
         #: `while` loops: polling, retrying or consuming, not iterating over items (see `_placed`)
         self._retry_loops: set[int] = set()
+        #: calls whose result receives a pipeline-only method: their receiver was a pipeline
+        self._chained: set[int] = set()
+        self._branches: dict[int, int] = {}  # the `if` branches around the current statement
         self._qualname = ""
+        self._function_name = ""
+        self._class_body: ClassInfo | None = None  # the class whose body is being read (its defs are methods)
         self._scope = Scope(self.module, None, None)
 
     def run(self) -> Facts:
@@ -107,17 +104,27 @@ class ModuleExtractor:
     # -- statements ---------------------------------------------------------------------------------------
 
     def _function_body(self, body: list[ast.stmt], scope: Scope, qualname: str) -> None:
-        saved = (self._loops, self._pending, self._scope, self._qualname)
-        self._loops, self._pending, self._scope, self._qualname = [], [], scope, qualname
+        saved = (self._loops, self._pending, self._scope, self._qualname, self._branches)
+        self._loops, self._pending, self._scope, self._qualname, self._branches = [], [], scope, qualname, {}
         try:
             self._statements(body)
             self._finish_function()
         finally:
-            self._loops, self._pending, self._scope, self._qualname = saved
+            self._loops, self._pending, self._scope, self._qualname, self._branches = saved
 
     def _statements(self, body: list[ast.stmt]) -> None:
-        for statement in body:
-            self._statement(statement)
+        """Statements in order; after an `if` whose body always leaves the block (`return`, `raise`,
+        `continue`, `break`), the rest of the block is that `if`'s other branch."""
+        guards: list[int] = []
+        try:
+            for statement in body:
+                self._statement(statement)
+                if isinstance(statement, ast.If) and not statement.orelse and _leaves(statement.body):
+                    self._branches[id(statement)] = 1
+                    guards.append(id(statement))
+        finally:
+            for guard in guards:
+                self._branches.pop(guard, None)
 
     def _statement(self, node: ast.stmt) -> None:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -125,11 +132,13 @@ class ModuleExtractor:
         elif isinstance(node, ast.ClassDef):
             for decorator in node.decorator_list:
                 self._expr(decorator)
-            class_info = self.module.classes.get(node.name)
-            saved = self._scope.class_info
-            self._scope.class_info = class_info
-            self._function_body(node.body, self._scope, self._join(node.name))
-            self._scope.class_info = saved
+            class_info = self.module.classes.get(node.name) if not self._qualname else None
+            saved, saved_body = self._scope.class_info, self._class_body
+            self._scope.class_info, self._class_body = class_info, class_info
+            try:
+                self._function_body(node.body, self._scope, self._join(node.name))
+            finally:
+                self._scope.class_info, self._class_body = saved, saved_body
         elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             self._assign(node)
         elif isinstance(node, (ast.For, ast.AsyncFor)):
@@ -140,6 +149,14 @@ class ModuleExtractor:
             self._expr(node.test)
             self._loop(node.body, None, None, retry=True)
             self._statements(node.orelse)
+        elif isinstance(node, ast.If):
+            self._expr(node.test)
+            for branch, body in enumerate((node.body, node.orelse)):
+                self._branches[id(node)] = branch
+                try:
+                    self._statements(body)
+                finally:
+                    del self._branches[id(node)]
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             for item in node.items:
                 self._expr(item.context_expr)
@@ -164,16 +181,24 @@ class ModuleExtractor:
             self._expr(decorator)
         scope = Scope(self.module, self._scope, self._scope.class_info)
         arguments = node.args
-        for argument in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs):
-            kind = self.module.annotation_kind(argument.annotation)
-            handle = CLIENT if kind == "client" else OTHER if kind == KIND_OTHER else None
-            if kind == "pipeline":
-                handle = Handle(KIND_PIPELINE, Pipeline(True, ()))
+        method_of = self._class_body
+        requests_fixtures = node.name.startswith("test") or _is_fixture(node)
+        for index, argument in enumerate((*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)):
+            handle = handle_of(self.module.annotation_kind(argument.annotation))
+            if handle is None and method_of is not None and index == 0 and argument.arg in ("self", "cls"):
+                handle = handle_of(self.module.self_kind(method_of))
+            elif handle is None and requests_fixtures and argument.annotation is None:
+                handle = handle_of(self.module.fixture_kind(argument.arg))  # pytest passes the fixture's value
             scope.bind(argument.arg, None, handle)
         for extra in (arguments.vararg, arguments.kwarg):
             if extra is not None:
                 scope.bind(extra.arg, None, None)
-        self._function_body(node.body, scope, self._join(node.name))
+        saved = self._function_name, self._class_body
+        self._function_name, self._class_body = node.name, None
+        try:
+            self._function_body(node.body, scope, self._join(node.name))
+        finally:
+            self._function_name, self._class_body = saved
 
     def _assign(self, node: ast.Assign | ast.AnnAssign | ast.AugAssign) -> None:
         value = node.value
@@ -186,8 +211,8 @@ class ModuleExtractor:
                     self._scope.bind(target.id, None, None)
                     continue
                 handle = self._kind(value)
-                if isinstance(node, ast.AnnAssign) and self.module.annotation_kind(node.annotation) == "client":
-                    handle = CLIENT
+                if isinstance(node, ast.AnnAssign):
+                    handle = handle_of(self.module.annotation_kind(node.annotation)) or handle
                 self._scope.bind(target.id, value, handle)
             elif isinstance(target, (ast.Tuple, ast.List)):
                 for element in ast.walk(target):
@@ -210,11 +235,11 @@ class ModuleExtractor:
         items = element_exprs(iterable, self._scope) if iterable is not None else None
         item = items[0] if items is not None and len(items) == 1 and isinstance(iterable, ast.Name) else None
         if isinstance(target, ast.Name):
-            self._scope.bind(target.id, item, None)
+            self._scope.bind(target.id, item, self._item_kind(iterable), iterated=True, iterable=iterable)
         elif target is not None:
             for element in ast.walk(target):
                 if isinstance(element, ast.Name):
-                    self._scope.bind(element.id, None, None)
+                    self._scope.bind(element.id, None, None, iterated=True)
         self._loops.append((id(body), size))
         if retry:
             self._retry_loops.add(id(body))
@@ -229,6 +254,8 @@ class ModuleExtractor:
         """Visit calls inside out (arguments and receivers before the call), in evaluation order."""
         if isinstance(node, ast.Call):
             if isinstance(node.func, ast.Attribute):
+                if isinstance(node.func.value, ast.Call) and _chains_on_pipeline(node.func.attr):
+                    self._chained.add(id(node.func.value))
                 self._expr(node.func.value)
             for argument in node.args:
                 self._expr(argument)
@@ -250,7 +277,8 @@ class ModuleExtractor:
             self._expr(generator.iter)
             for element in ast.walk(generator.target):
                 if isinstance(element, ast.Name):
-                    self._scope.bind(element.id, None, None)
+                    item = self._item_kind(generator.iter) if element is generator.target else None
+                    self._scope.bind(element.id, None, item, iterated=True)
             self._loops.append((id(generator), None if generator.ifs else size_of(generator.iter, self._scope)))
             pushed += 1
             for condition in generator.ifs:
@@ -269,72 +297,132 @@ class ModuleExtractor:
         if isinstance(expr, ast.Await):
             return self._kind(expr.value)
         if isinstance(expr, ast.Name):
-            return self._name_kind(expr.id)
+            return self._name_kind(expr)
         if isinstance(expr, ast.Attribute):
-            owner, class_info = expr.value, self._scope.class_info
-            if isinstance(owner, ast.Name) and owner.id in ("self", "cls") and class_info is not None:
-                if expr.attr in class_info.clients:
-                    return CLIENT
-                if expr.attr in class_info.others:
-                    return OTHER  # an instance of the project's own class (a cache wrapper)
-                if expr.attr in class_info.pipelines:
-                    return Handle(KIND_PIPELINE, Pipeline(True, ()))
-            if looks_like_redis(expr.attr) or receiver_key(expr) in self.module.redis_receivers:
-                return GUESSED_CLIENT
-            return None
+            return self._attribute_kind(expr)
         if isinstance(expr, ast.Call):
             key = id(expr)
             if key not in self._handles:
                 self._handles[key] = self._call_kind(expr)
             return self._handles[key]
-        if isinstance(expr, ast.BoolOp):
-            for value in expr.values:
+        if isinstance(expr, (ast.BoolOp, ast.IfExp)):  # `redis or Redis()`, `pipe if pipe else r.pipeline()`
+            for value in expr.values if isinstance(expr, ast.BoolOp) else (expr.body, expr.orelse):
                 found = self._kind(value)
-                if found is not None and found.kind == KIND_CLIENT:
+                if found is not None and found.kind in (KIND_CLIENT, KIND_PIPELINE):
                     return found
+        if isinstance(expr, ast.Subscript):
+            return handle_of(self.module.value_kind(expr, self._scope.class_info, self._local_kind))
         return None
 
-    def _name_kind(self, name: str) -> Handle | None:
-        """A name: bound to a client here, else a guess from what the module does with it and its name.
+    def _item_kind(self, iterable: ast.expr | None) -> Handle | None:
+        """What a loop's items are: those of a literal list of clients are clients (`for r in (primary,
+        replica)`); those of text, a dict or another package's object are not; else unknown."""
+        if iterable is None or isinstance(iterable, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+            return None
+        if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)):
+            kinds = [self._kind(element) for element in iterable.elts]
+            if kinds and all(k is not None and k.kind == KIND_CLIENT for k in kinds):
+                return kinds[0]
+            constant = all(isinstance(element, (ast.Constant, ast.JoinedStr)) for element in iterable.elts)
+            return OTHER if constant else None
+        if _plain_data(iterable):
+            return OTHER
+        found = self._kind(iterable)
+        return OTHER if found is not None and found.kind == KIND_OTHER and not found.guessed else None
 
-        A name imported from another package (`os`, `shutil`) is not a client unless its name or its use
-        with Redis-only methods says so; a name bound to plain data (`{}`, `dict()`) never is.
+    def _local_kind(self, name: str) -> Kind | None:
+        return kind_of(self._scope.handle(name))
+
+    def _name_kind(self, expr: ast.Name) -> Handle | None:
+        """A name: what it was bound to here or at module level, else a guess from its name and its use.
+
+        A name imported from another package (`os`, `shutil`, Django's `cache`) is not a client unless its
+        name says so; a name bound to plain data (`{}`, `dict()`) never is.
         """
-        found = self._scope.handle(name)
+        found = self._scope.handle(expr.id)
         if found is not None:
             return found
-        bound = self._scope.lookup(name)
+        bound = self._scope.lookup(expr.id)
         if bound is not None and _plain_data(bound):
             return None
-        if looks_like_redis(name) or name in self.module.redis_receivers:
-            return GUESSED_CLIENT
-        if name in self.module.imported and name not in self.module.aliases and bound is None:
-            return OTHER  # `os.unlink`, `shutil.copy`
-        return None
+        return self._guess(expr)
+
+    def _attribute_kind(self, expr: ast.Attribute) -> Handle | None:
+        """`self.cache`, `broker.client`, `extensions.redis_client`: the attribute's kind where the owner's
+        class (or module) records it, else a guess."""
+        owner = self._kind(expr.value)
+        if owner is not None and owner.cls is not None and not owner.guessed:
+            found = self.module.attribute_kind(Kind(owner.kind, owner.cls), expr.attr)
+            if found is not None:
+                return handle_of(found, self._loop_ids())
+        exported = self.module.module_attribute(expr)
+        if exported is not None:
+            return handle_of(exported, self._loop_ids())
+        return self._guess(expr)
+
+    def _guess(self, expr: ast.Name | ast.Attribute) -> Handle | None:
+        """A receiver nothing resolves, taken for a client on weak signals: its name says Redis, or it is
+        called with Redis-only methods whose arguments fit; never when any call on it does not fit
+        redis-py (evidence.py), since that shows it is something else."""
+        name = expr.id if isinstance(expr, ast.Name) else expr.attr
+        if says_mock(name):
+            return None  # a test double stands in for a client but sends nothing
+        iterated = isinstance(expr, ast.Name) and self._scope.is_iterated(expr.id)
+        positive = looks_like_redis(name) and not iterated  # an item's name says nothing of where it came from
+        identity = self.module.receivers.ids.get(id(expr))
+        evidence = self.module.evidence(identity) if identity is not None else None
+        if evidence is not None:
+            if evidence.misfits:
+                return None
+            positive = positive or evidence.fitting > 0
+        return GUESSED_CLIENT if positive else None
+
+    def _used_as_client(self, expr: ast.expr) -> bool:
+        """A receiver (a call's result: `cls.db()`) whose uses fit redis-py and include Redis-only methods;
+        names and attributes are weighed by `_guess`."""
+        if isinstance(expr, (ast.Name, ast.Attribute)):
+            return False
+        identity = self.module.receivers.ids.get(id(expr))
+        evidence = self.module.evidence(identity) if identity is not None else None
+        return evidence is not None and evidence.fitting > 0 and not evidence.misfits
+
+    def _rejected(self, expr: ast.expr) -> bool:
+        """A receiver with calls that do not fit redis-py: whatever weak signal says, not a client."""
+        identity = self.module.receivers.ids.get(id(expr))
+        evidence = self.module.evidence(identity) if identity is not None else None
+        return evidence is not None and bool(evidence.misfits)
+
+    def _loop_ids(self) -> tuple[int, ...]:
+        return tuple(loop for loop, _size in self._loops)
 
     def _call_kind(self, call: ast.Call) -> Handle | None:
-        if self.module.is_client_call(call, self._scope.class_info):
-            return CLIENT
-        if self.module.is_other_call(call):
-            return OTHER
         func = call.func
-        if not isinstance(func, ast.Attribute):
-            return None
-        receiver = self._kind(func.value)
-        if receiver is None or receiver.kind == KIND_OTHER:
-            return None
-        if func.attr == "pipeline" and receiver.kind == KIND_CLIENT:
-            transaction = (
-                call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "transaction"), None)
-            )
-            known, value = literal_of(transaction, self._scope) if transaction is not None else (False, None)
-            loops = tuple(loop for loop, _size in self._loops)
-            return Handle(KIND_PIPELINE, Pipeline(transaction_flag(value, known), loops))
-        if func.attr == "pubsub" and receiver.kind == KIND_CLIENT:
-            return PUBSUB
-        if receiver.kind == KIND_PIPELINE and func.attr in METHOD_COMMANDS:
-            return receiver  # pipeline methods return the pipeline: pipe.set(...).expire(...)
-        return None
+        if isinstance(func, ast.Attribute) and func.attr in CLIENT_METHODS:
+            return CLIENT  # Sentinel's `master_for(...)`, `get_redis_connection()`
+        if isinstance(func, ast.Attribute):
+            receiver = self._kind(func.value)
+            if receiver is not None and receiver.kind == KIND_CLIENT:
+                guessed = receiver.guessed
+                if func.attr == "pipeline":
+                    transaction = (
+                        call.args[0]
+                        if call.args
+                        else next((k.value for k in call.keywords if k.arg == "transaction"), None)
+                    )
+                    known, value = literal_of(transaction, self._scope) if transaction is not None else (False, None)
+                    pipeline = Pipeline(transaction_flag(value, known), self._loop_ids())
+                    return Handle(KIND_PIPELINE, pipeline, guessed=guessed)
+                if func.attr == "pubsub":
+                    return Handle(KIND_PUBSUB, guessed=guessed)
+                if id(call) in self._chained and func.attr in METHOD_COMMANDS:  # `pipe.hset(k, m).expire(k, ttl)`
+                    return Handle(KIND_PIPELINE, Pipeline(True, self._loop_ids()), guessed=guessed)
+            if receiver is not None and receiver.kind == KIND_PIPELINE and func.attr in METHOD_COMMANDS:
+                return receiver  # pipeline methods return the pipeline: pipe.set(...).expire(...)
+            if receiver is not None and receiver.cls is not None and not receiver.guessed:
+                found = self.module.method_kind(Kind(receiver.kind, receiver.cls), func.attr)
+                if found is not None:
+                    return handle_of(found, self._loop_ids())
+        return handle_of(self.module.call_kind(call, self._scope.class_info, self._local_kind), self._loop_ids())
 
     # -- calls -------------------------------------------------------------------------------------------
 
@@ -351,23 +439,30 @@ class ModuleExtractor:
         method = func.attr
         receiver = self._kind(func.value)
         if receiver is None:
-            if method in METHOD_COMMANDS and method not in GENERIC_METHODS:
-                receiver = GUESSED_CLIENT  # a method only Redis clients have
-            else:
+            if not self._lone_redis_call(call, method) and not self._used_as_client(func.value):
                 return
+            receiver = GUESSED_CLIENT  # a receiver nothing names, called with methods only Redis clients have
+        elif receiver.guessed and self._rejected(func.value):
+            return
+        if (
+            receiver.kind == KIND_CLIENT
+            and receiver.cls is not None
+            and self.module.overrides(Kind(receiver.kind, receiver.cls), method)
+        ):
+            return  # a client subclass's own method, not redis-py's
         if receiver.kind == KIND_PUBSUB:
             if method in SUBSCRIBE_METHODS:
                 self._subscribe(call, method)
             return
         if receiver.kind not in (KIND_CLIENT, KIND_PIPELINE):
             return
+        if receiver.kind == KIND_CLIENT and id(call) in self._chained:
+            receiver = self._kind(call) or receiver  # its result takes pipeline methods: it is queued on one
         pipeline = receiver.pipeline if receiver.kind == KIND_PIPELINE else None
         if method == "pipeline":
             self._pipeline_made(call)
         elif method in ("multi", "transaction"):
-            self._command("multi", (), call)
-            if pipeline is not None:
-                pipeline.transaction = True
+            self._multi(call, method, pipeline)
         elif method == "execute" and pipeline is not None:
             self._execute(call, pipeline)
         elif method == "monitor":
@@ -376,6 +471,14 @@ class ModuleExtractor:
             self._raw_command(call)
         elif method in METHOD_COMMANDS:
             self._redis_call(call, method, pipeline)
+
+    def _lone_redis_call(self, call: ast.Call, method: str) -> bool:
+        """A Redis-only method whose arguments fit redis-py, on a receiver that has no identity of its own
+        (a call's result, an item of a container) and so no other use to weigh."""
+        spec = METHOD_COMMANDS.get(method)
+        if spec is None or method in GENERIC_METHODS or not isinstance(call.func, ast.Attribute):
+            return False
+        return id(call.func.value) not in self.module.receivers.ids and binding.fits(call, spec)
 
     def _location(self, node: ast.expr) -> Location:
         line = node.lineno
@@ -416,6 +519,18 @@ class ModuleExtractor:
             known, value = literal_of(explicit[0], self._scope)
             if known and value:
                 self._command("multi", (), call)
+                handle.pipeline.announced = True
+
+    def _multi(self, call: ast.Call, method: str, pipeline: Pipeline | None) -> None:
+        """One transaction is one MULTI: `pipe.multi()` on a pipeline made with `transaction=True` written
+        out, or inside a function handed to `client.transaction(fn)`, continues the transaction announced
+        there."""
+        if pipeline is not None:
+            pipeline.transaction = True
+        continued = pipeline is not None and pipeline.announced
+        if method == "multi" and (continued or self._function_name in self.module.transaction_callbacks):
+            return
+        self._command("multi", (), call)  # two `multi()` on one pipeline are two code paths, two transactions
 
     def _raw_command(self, call: ast.Call) -> None:
         """`execute_command("CONFIG SET", ...)`: the first word names the command (redis-py splits it)."""
@@ -509,12 +624,16 @@ class ModuleExtractor:
             batch=binding.batch_size(bound, scope),
             given=frozenset(bound.named) | (frozenset({"*"}) if bound.extra else frozenset()),
             literals=binding.literals(bound, scope),
+            possible=binding.possible(bound, scope),
+            unpacked=bound.open_args or bound.open_kwargs,
             expiry=expiry,
             constant_ttl=ttl is not None and is_constant_ttl(ttl, scope),
             pipelined=pipeline is not None,
             transaction=pipeline.transaction if pipeline is not None else False,
         )
-        self._emit(fact, tuple(_key_id(e, scope) for e in key_exprs))
+        self._emit(fact, (*(key_id(e, scope) for e in key_exprs), *collection_ids(bound, key_exprs, scope)))
+        if key_exprs:
+            self._pending[-1].family = key_family(key_exprs[0], scope)
         patterns = {
             name: template.pattern
             for name, template in zip([k for k in spec.keys if k in bound.named], templates, strict=False)
@@ -530,30 +649,29 @@ class ModuleExtractor:
             pipeline.pending.append((loops, 1))
 
     def _emit(self, fact: CodeCall, key_ids: tuple[str, ...]) -> None:
-        self._pending.append(_Pending(self._placed(fact), key_ids, len(self._pending)))
+        self._pending.append(Pending(self._placed(fact), key_ids, len(self._pending), dict(self._branches)))
 
     def _finish_function(self) -> None:
         """Pair writes with a later EXPIRE of the same key in this function, then publish the calls."""
-        expires: list[_Pending] = [p for p in self._pending if p.call.command in EXPIRE_COMMANDS]
-        read: set[str] = set()
-        for pending in self._pending:
-            call = pending.call
-            if pending.key_ids:
-                if pending.key_ids[0] in read:
-                    call = replace(call, touched_before=True)
-                if call.command in READ_COMMANDS:
-                    read.add(pending.key_ids[0])
-            if call.expiry is None and pending.key_ids and call.command not in EXPIRE_COMMANDS:
-                later = next((e for e in expires if e.order > pending.order and _same_key(pending, e)), None)
-                if later is not None:
-                    call = replace(
-                        call,
-                        expiry=EXPIRY_SAME_SCOPE,
-                        expire_line=later.call.origin.line,
-                        constant_ttl=later.call.constant_ttl,
-                    )
-            self.facts.calls.append(call)
+        self.facts.calls += settle(self._pending)
         self._pending = []
+
+
+def _is_fixture(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    for decorator in function.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if (target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")) == "fixture":
+            return True
+    return False
+
+
+def _leaves(body: list[ast.stmt]) -> bool:
+    return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
+
+
+def _chains_on_pipeline(method: str) -> bool:
+    """A command method no command result has (`expire`, `hset`), so its receiver is a pipeline's return."""
+    return method in METHOD_COMMANDS and method not in RESULT_METHODS
 
 
 def _makes_pool(qualified: str | None) -> bool:
@@ -586,26 +704,3 @@ def _template(parts: list[Part]) -> KeyTemplate:
             else:
                 inferred.append(piece)
     return KeyTemplate(tuple(inferred))
-
-
-def _same_key(write: _Pending, expire: _Pending) -> bool:
-    """Whether an EXPIRE gives the written key its TTL: the same key expression, or, for an EXPIRE run in a
-    loop, a key of the same template (`for stream in written: pipe.expire(stream, ttl)` after the writes)."""
-    if write.key_ids[:1] == expire.key_ids[:1]:
-        return True
-    if expire.call.loop_depth == 0 or not write.call.keys or not expire.call.keys:
-        return False
-    return write.call.keys[0].pattern == expire.call.keys[0].pattern
-
-
-def _key_id(expr: ast.expr, scope: Scope) -> str:
-    """What makes two key expressions the same key: their code, with local names followed to what they were
-    bound to (`key = f"cart:{uid}"` then `expire(key)` is the key of `hset(f"cart:{uid}")`)."""
-    for _ in range(MAX_ALIAS_HOPS):
-        if not isinstance(expr, ast.Name):
-            break
-        bound = scope.local(expr.id)
-        if bound is None:
-            break
-        expr = bound
-    return ast.dump(expr)

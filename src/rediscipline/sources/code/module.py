@@ -1,71 +1,99 @@
-"""What one module declares before any of its code runs: imports, constants, client factories, classes.
+"""What one module declares before any of its code runs: imports, constants, factories, classes, and kinds.
 
 The extractor needs this first pass because Python code uses names before their definition is read in file
 order (a method uses `self.redis` assigned in `__init__` further down, a function calls a factory defined
-below it). It records only what resolution needs: which local names stand for redis-py modules and classes,
-module-level constants (for key templates and sizes), functions and methods that return a client, and the
-attributes each class assigns a client or a pipeline to.
+below it). It records what resolution needs: which local names stand for redis-py modules and classes and
+what every import names, module-level constants (for key templates and sizes), what module globals hold,
+what functions and methods return, and what each class's attributes hold (a client, a pipeline, an
+instance of another class whose attributes are followed in turn: `self.tiger.connection`). Classes and
+functions of other modules of the project come from the project's tables (project.py), so a subclass of
+`redis.Redis` defined in one module is a client class in every module.
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from rediscipline.sources.code.definitions import Definitions
-from rediscipline.sources.code.definitions import module_classes as module_definitions_classes
+from rediscipline.sources.code.evidence import Evidence, Receivers
+from rediscipline.sources.code.kinds import (
+    CLIENT_KIND,
+    FOREIGN_OBJECTS,
+    KIND_CLIENT,
+    KIND_OTHER,
+    KIND_PIPELINE,
+    KNOWN_FUNCTIONS,
+    PIPELINE_KIND,
+    PUBSUB_KIND,
+    REDIS_PACKAGES,
+    Kind,
+    is_class_name,
+    is_mock,
+    is_redis_package,
+    known_attribute,
+    known_method,
+)
+from rediscipline.sources.code.project_api import Project
 from rediscipline.sources.code.receivers import (
     CLIENT_FACTORIES,
     CLIENT_METHODS,
-    GENERIC_METHODS,
-    KIND_OTHER,
     is_client_type,
     is_pipeline_type,
+    is_pubsub_type,
+    looks_like_redis,
 )
-from rediscipline.sources.code.table import METHOD_COMMANDS
 
-#: Top-level packages whose imports matter to resolution.
-REDIS_PACKAGES = ("redis", "aioredis", "django_redis", "fakeredis")
 #: How many type aliases deep an annotation is followed (`Cache = RedisClient`, `RedisClient = redis.Redis`).
 ALIAS_DEPTH = 4
-#: Passes over the factories: a factory that returns another factory's client needs a second look.
+#: Passes over the factories and classes: a factory that returns another factory's client needs a second look.
 FACTORY_PASSES = 3
+#: How deep class hierarchies and attribute chains are followed.
+HIERARCHY_DEPTH = 8
+#: Modules whose names in an annotation only wrap the type that matters (`Optional[Redis]`, `Awaitable[...]`).
+TYPING_MODULES = ("typing", "typing_extensions", "collections", "types", "builtins")
+
+LocalKinds = Callable[[str], Kind | None]
 
 
 @dataclass
 class ClassInfo:
-    """Attributes of one class that hold a client or a pipeline, and its methods that return a client."""
+    """One class: its constants and methods, its bases, and what its attributes and methods give."""
 
     name: str
+    qualname: str = ""
     constants: dict[str, ast.expr] = field(default_factory=dict)  # class-level `PREFIX = "user"`
     methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)
-    clients: set[str] = field(default_factory=set)
-    pipelines: set[str] = field(default_factory=set)
-    others: set[str] = field(default_factory=set)  # attributes holding an instance of a project class
-    client_methods: set[str] = field(default_factory=set)
+    bases: tuple[str, ...] = ()  # qualified names of the base classes
+    attributes: dict[str, Kind] = field(default_factory=dict)  # `self.cache = redis.Redis()` → client
+    returns: dict[str, Kind] = field(default_factory=dict)  # `def _conn(self) -> Redis` → client
+    properties: set[str] = field(default_factory=set)  # methods read as attributes (`@property`)
+    class_attributes: dict[str, str] = field(default_factory=dict)  # `redis_client = Redis`: a class, qualified
+
+    def snapshot(self) -> tuple[object, ...]:
+        return (tuple(sorted(self.attributes.items())), tuple(sorted(self.returns.items())))
 
 
 @dataclass
 class ModuleInfo:
+    name: str = ""
+    project: Project | None = None
     aliases: dict[str, str] = field(default_factory=dict)  # local name → qualified redis name
+    imported: dict[str, str] = field(default_factory=dict)  # local name → what it imports (`os.path`, `app.db.conn`)
     constants: dict[str, ast.expr] = field(default_factory=dict)
-    client_globals: set[str] = field(default_factory=set)
-    client_functions: set[str] = field(default_factory=set)
     functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)
-    classes: dict[str, ClassInfo] = field(default_factory=dict)
     #: project modules imported as a whole (`import shop.keys as keys`, `from shop import keys`) → what they define
     imported_modules: dict[str, Definitions] = field(default_factory=dict)
-    #: classes of this module or imported from the project: their instances are not clients...
-    project_classes: set[str] = field(default_factory=set)
-    #: ...unless the class extends a redis-py client (`class Cache(redis.Redis)`)
-    client_classes: set[str] = field(default_factory=set)
-    #: module-level names bound to an instance of a project class (`cache = RedisCache(url)`)
-    other_globals: set[str] = field(default_factory=set)
-    #: names bound by imports of other packages (`os`, `shutil`): modules and classes, never a client
-    imported: set[str] = field(default_factory=set)
-    #: receivers the module calls a Redis-only method on (`self.cache`, `conn`), keyed by their code
-    redis_receivers: set[str] = field(default_factory=set)
+    globals: dict[str, Kind] = field(default_factory=dict)  # module-level names whose kind is known
+    function_kinds: dict[str, Kind] = field(default_factory=dict)  # functions whose result's kind is known
+    classes: dict[str, ClassInfo] = field(default_factory=dict)  # this module's classes, by name
+    receivers: Receivers = field(default_factory=Receivers)
+    fixtures: dict[str, Kind] = field(default_factory=dict)  # pytest fixtures this module defines, by name
+    #: functions and methods handed to `client.transaction(fn, ...)`: their `pipe.multi()` is that transaction's
+    transaction_callbacks: set[str] = field(default_factory=set)
+
+    # -- names -------------------------------------------------------------------------------------------
 
     def qualified(self, expr: ast.expr) -> str | None:
         """`redis.asyncio.Redis` for `aioredis.Redis` after `import redis.asyncio as aioredis`, or None."""
@@ -76,173 +104,328 @@ class ModuleInfo:
             return f"{base}.{expr.attr}" if base is not None else None
         return None
 
-    def annotation_kind(self, annotation: ast.expr | None, depth: int = 0) -> str | None:
-        """ "client" or "pipeline" for an annotation naming a redis-py type (`Redis`, `redis.Redis | None`,
-        `Optional["Redis"]`, or a module-level alias such as `RedisClient = redis.Redis`), else None."""
-        if annotation is None or depth > ALIAS_DEPTH:
-            return None
-        for node in ast.walk(annotation):
-            name = None
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                try:
-                    found = self.annotation_kind(ast.parse(node.value.strip(), mode="eval").body, depth + 1)
-                except SyntaxError:
-                    continue
-                if found is not None:
-                    return found
-            elif isinstance(node, (ast.Name, ast.Attribute)):
-                name = self.qualified(node) or (node.id if isinstance(node, ast.Name) else node.attr)
-                alias = self.constants.get(node.id) if isinstance(node, ast.Name) else None
-                if alias is not None and alias is not annotation:
-                    found = self.annotation_kind(alias, depth + 1)
-                    if found is not None:
-                        return found
-            if name is None:
-                continue
-            if is_pipeline_type(name):
-                return "pipeline"
-            if is_client_type(name) or name.rsplit(".", 1)[-1] in self.client_classes:
-                return "client"
-            if name.rsplit(".", 1)[-1] in self.project_classes:
-                return KIND_OTHER  # the project's own class, such as a cache wrapper
+    def qualify(self, expr: ast.expr) -> str | None:
+        """The qualified name a dotted expression stands for: a class of this module, or an import."""
+        if isinstance(expr, ast.Name):
+            own = self.classes.get(expr.id)
+            if own is not None:
+                return own.qualname
+            return self.imported.get(expr.id) or self.aliases.get(expr.id)
+        if isinstance(expr, ast.Attribute):
+            base = self.qualify(expr.value)
+            return f"{base}.{expr.attr}" if base is not None else None
         return None
 
-    def is_other_call(self, call: ast.Call) -> bool:
-        """A call that builds an instance of one of the project's own classes (never a client)."""
-        func = call.func
-        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-        return name in self.project_classes and name not in self.client_classes
+    def class_info(self, qualname: str) -> ClassInfo | None:
+        for info in self.classes.values():
+            if info.qualname == qualname:
+                return info
+        return self.project.class_info(qualname) if self.project is not None else None
 
-    def is_client_call(self, call: ast.Call, class_info: ClassInfo | None = None) -> bool:
-        """A call that returns a client: a redis-py constructor or factory, or one of this module's own."""
+    def is_foreign(self, qualified: str) -> bool:
+        """A name from another package: not this run's own modules, not redis-py or a package named after it."""
+        if is_redis_package(qualified):
+            return False
+        return self.project is None or not self.project.is_own(qualified.split(".", 1)[0])
+
+    def is_client_class(self, qualname: str, depth: int = 0) -> bool:
+        """A class that is, or extends, a redis-py client (`class Cache(redis.Redis)`, in any module)."""
+        info = self.class_info(qualname)
+        if info is None:
+            return is_client_type(qualname)
+        if depth > HIERARCHY_DEPTH:
+            return False
+        return any(self.is_client_class(base, depth + 1) for base in info.bases)
+
+    def instance_kind(self, qualname: str) -> Kind | None:
+        """What calling the class `qualname` gives: a client, or an instance of a class that is not one."""
+        last = qualname.rsplit(".", 1)[-1]
+        if self.class_info(qualname) is not None:
+            return Kind(KIND_CLIENT, qualname) if self.is_client_class(qualname) else Kind(KIND_OTHER, qualname)
+        module = qualname.rsplit(".", 1)[0]
+        defined = self.project.defined(module) if self.project is not None and module != qualname else None
+        if defined is not None and last in defined.classes:  # a class of a module that never names Redis
+            return CLIENT_KIND if last in defined.client_classes else Kind(KIND_OTHER, qualname)
+        if is_mock(qualname):
+            return Kind(KIND_OTHER, qualname)
+        if is_client_type(qualname):
+            return CLIENT_KIND
+        if not is_class_name(last):
+            return None
+        if qualname.split(".", 1)[0] in REDIS_PACKAGES or self.is_foreign(qualname):
+            return Kind(KIND_OTHER, qualname)  # redis.ConnectionPool, django_redis's RedisCache, GlideClient
+        return None
+
+    # -- annotations -------------------------------------------------------------------------------------
+
+    def annotation_kind(self, annotation: ast.expr | None, depth: int = 0) -> Kind | None:
+        """The kind an annotation names: a client (`Redis`, `redis.Redis | None`, `Optional["Redis"]`, an
+        alias such as `RedisClient = redis.Redis`, a subclass of a client), a pipeline, a pub/sub object,
+        or an instance of a class that is not a client (`cache: RedisCache`, `client: GlideClient`)."""
+        if annotation is None or depth > ALIAS_DEPTH:
+            return None
+        found: list[Kind] = []
+        for node in ast.walk(annotation):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                try:
+                    inner = ast.parse(node.value.strip(), mode="eval").body
+                except SyntaxError:
+                    continue
+                kind = self.annotation_kind(inner, depth + 1)
+            elif isinstance(node, (ast.Name, ast.Attribute)):
+                kind = self._annotation_name(node, annotation, depth)
+            else:
+                continue
+            if kind is not None:
+                found.append(kind)
+        for wanted in (KIND_CLIENT, KIND_PIPELINE):
+            match = next((kind for kind in found if kind.kind == wanted), None)
+            if match is not None:
+                return match
+        return found[0] if found else None
+
+    def _annotation_name(self, node: ast.Name | ast.Attribute, annotation: ast.expr, depth: int) -> Kind | None:
+        if isinstance(node, ast.Name):
+            alias = self.constants.get(node.id)
+            if alias is not None and alias is not annotation:
+                found = self.annotation_kind(alias, depth + 1)
+                if found is not None:
+                    return found
+        elif isinstance(node.value, (ast.Name, ast.Attribute)) and self.qualify(node.value) is None:
+            return None  # `x.Redis` on something unknown: its parts are walked on their own
+        qualified = self.qualify(node)
+        written = qualified or (node.id if isinstance(node, ast.Name) else node.attr)
+        if qualified is not None and qualified.split(".", 1)[0] in TYPING_MODULES:
+            return None
+        if is_pipeline_type(written):
+            return PIPELINE_KIND
+        if is_pubsub_type(written) and (qualified is None or not self.is_foreign(qualified)):
+            return PUBSUB_KIND
+        if qualified is None:
+            return CLIENT_KIND if is_client_type(written) else None
+        return self.instance_kind(qualified)
+
+    # -- values ------------------------------------------------------------------------------------------
+
+    def value_kind(
+        self, expr: ast.expr, cls: ClassInfo | None = None, local: LocalKinds | None = None, depth: int = 0
+    ) -> Kind | None:
+        """The kind of an expression, as far as the module's tables and `local` (the function's names) tell."""
+        if depth > HIERARCHY_DEPTH:
+            return None
+        if isinstance(expr, ast.Await):
+            return self.value_kind(expr.value, cls, local, depth + 1)
+        if isinstance(expr, ast.Call):
+            return self.call_kind(expr, cls, local, depth + 1)
+        if isinstance(expr, ast.Name):
+            if local is not None:
+                found = local(expr.id)
+                if found is not None:
+                    return found
+            return self.global_kind(expr.id)
+        if isinstance(expr, ast.Attribute):
+            module = self.module_attribute(expr)
+            if module is not None:
+                return module
+            owner = self.value_kind(expr.value, cls, local, depth + 1)
+            return self.attribute_kind(owner, expr.attr) if owner is not None else None
+        if isinstance(expr, (ast.BoolOp, ast.IfExp)):
+            values = expr.values if isinstance(expr, ast.BoolOp) else [expr.body, expr.orelse]
+            kinds = [self.value_kind(value, cls, local, depth + 1) for value in values]
+            return next((k for k in kinds if k is not None and k.kind == KIND_CLIENT), None) or next(
+                (k for k in kinds if k is not None), None
+            )
+        if isinstance(expr, ast.Subscript):
+            owner = self.value_kind(expr.value, cls, local, depth + 1)
+            return owner if owner is not None and owner.cls == "django.core.cache" else None  # `caches["default"]`
+        return None
+
+    def global_kind(self, name: str) -> Kind | None:
+        """A module-level name: a client, an instance, an object imported from another package."""
+        found = self.globals.get(name)
+        if found is not None:
+            return found
+        qualified = self.imported.get(name)
+        if qualified is None or name in self.aliases:
+            return None
+        if self.project is not None and self.project.is_module(qualified):
+            return Kind(KIND_OTHER, qualified)  # a module of the project: its functions are not commands
+        known = FOREIGN_OBJECTS.get(qualified)
+        if known is not None:
+            return known
+        if is_mock(qualified):
+            return Kind(KIND_OTHER, qualified)
+        if self.is_foreign(qualified) and not looks_like_redis(name) and not is_class_name(name):
+            return Kind(KIND_OTHER, qualified)  # `from django.core.cache import cache`, `import os`
+        return None
+
+    def module_attribute(self, expr: ast.Attribute) -> Kind | None:
+        """`extensions.redis_client` after `from shop import extensions`: what that module exports."""
+        if not isinstance(expr.value, ast.Name) or self.project is None:
+            return None
+        module = self.imported.get(expr.value.id)
+        if module is None or self.project.defined(module) is None:
+            return None
+        return self.project.global_kind(module, expr.attr)
+
+    def attribute_kind(self, owner: Kind, attribute: str, depth: int = 0) -> Kind | None:
+        """What `owner.attribute` holds, through the class's hierarchy (project classes, then the accessors
+        of well-known libraries)."""
+        if owner.cls is None or depth > HIERARCHY_DEPTH:
+            return None
+        info = self.class_info(owner.cls)
+        if info is None:
+            if is_mock(owner.cls):
+                return owner  # whatever a test double hands out is a test double
+            return known_attribute(owner.cls, attribute)
+        if attribute in info.attributes:
+            return info.attributes[attribute]
+        if attribute in info.properties and attribute in info.returns:
+            return info.returns[attribute]
+        for base in info.bases:
+            found = self.attribute_kind(Kind(KIND_OTHER, base), attribute, depth + 1)
+            if found is not None:
+                return found
+        return known_attribute(owner.cls, attribute)  # a project class of a well-known library
+
+    def method_kind(self, owner: Kind, method: str) -> Kind | None:
+        """What `owner.method(...)` returns, through the class's hierarchy."""
+        found = self._method(owner, method, 0)[1]
+        return found if found is not None or owner.cls is None else known_method(owner.cls, method)
+
+    def _method(self, owner: Kind, method: str, depth: int) -> tuple[bool, Kind | None]:
+        """(whether the class or a base defines the method, what it returns when known)."""
+        if owner.cls is None or depth > HIERARCHY_DEPTH:
+            return False, None
+        info = self.class_info(owner.cls)
+        if info is None:
+            known = known_method(owner.cls, method)
+            foreign = "." in owner.cls and self.is_foreign(owner.cls)
+            if known is None and owner.kind == KIND_OTHER and foreign:
+                return True, Kind(KIND_OTHER, owner.cls)  # what another package's object gives stays that package's
+            return known is not None, known
+        if method in info.methods:
+            return True, None if method in info.properties else info.returns.get(method)
+        if method in info.class_attributes:  # `redis_client = Redis`, then `self.redis_client(...)`
+            return True, self.instance_kind(info.class_attributes[method])
+        if method in info.attributes or method in info.constants:
+            return True, None  # calling what an attribute holds (`self._client_cls(...)`): not known
+        for base in info.bases:
+            found = self._method(Kind(KIND_OTHER, base), method, depth + 1)
+            if found[0]:
+                return found
+        return False, None
+
+    def overrides(self, owner: Kind, method: str, depth: int = 0) -> bool:
+        """Whether a client subclass of the project defines `method` itself (then it is not redis-py's)."""
+        info = self.class_info(owner.cls) if owner.cls is not None else None
+        if info is None or depth > HIERARCHY_DEPTH:
+            return False
+        return method in info.methods or any(
+            self.overrides(Kind(KIND_CLIENT, base), method, depth + 1) for base in info.bases
+        )
+
+    def call_kind(
+        self, call: ast.Call, cls: ClassInfo | None = None, local: LocalKinds | None = None, depth: int = 0
+    ) -> Kind | None:
+        """What a call returns: a client from a redis-py constructor or factory (or the project's), an
+        instance of the class it builds, what a function or method of the project is known to return."""
         func = call.func
         name = self.qualified(func)
         if name is not None and (name in CLIENT_FACTORIES or name.rsplit(".", 1)[-1] in ("Redis", "StrictRedis")):
-            return True
+            return CLIENT_KIND
+        if isinstance(func, ast.Attribute) and func.attr in CLIENT_METHODS:
+            return CLIENT_KIND
+        qualified = self.qualify(func)
+        if isinstance(func, ast.Name) and func.id == "super" and cls is not None:
+            return self.instance_kind(cls.bases[0]) if cls.bases else None  # the base class's methods
         if isinstance(func, ast.Name):
-            return func.id in self.client_functions or func.id in self.client_classes
-        if isinstance(func, ast.Attribute):
-            if func.attr in CLIENT_METHODS:
-                return True
-            if func.attr == "from_url" and isinstance(func.value, ast.Name):
-                return self.qualified(func.value) is not None
-            owner = func.value
-            if class_info is not None and isinstance(owner, ast.Name) and owner.id in ("self", "cls"):
-                return func.attr in class_info.client_methods
-        return False
+            if func.id in self.function_kinds:
+                return self.function_kinds[func.id]
+            if qualified is not None:
+                return (
+                    KNOWN_FUNCTIONS.get(qualified) or self.instance_kind(qualified) or self._foreign_result(qualified)
+                )
+            return None
+        if not isinstance(func, ast.Attribute):
+            return None
+        if qualified is not None:
+            made = self._qualified_call(func, qualified)
+            if made is not None:
+                return made
+        owner = self.value_kind(func.value, cls, local, depth + 1)
+        if owner is None:
+            return None
+        if owner.kind == KIND_CLIENT and func.attr == "pipeline":
+            return PIPELINE_KIND
+        return self.method_kind(owner, func.attr)
 
+    def _qualified_call(self, func: ast.Attribute, qualified: str) -> Kind | None:
+        """`module.function()`, `module.Class()`, `Class.factory()` on a class the module can name."""
+        if qualified in KNOWN_FUNCTIONS:
+            return KNOWN_FUNCTIONS[qualified]
+        owner = qualified.rsplit(".", 1)[0]
+        if self.project is not None and self.project.defined(owner) is not None:
+            found = self.project.function_kind(owner, func.attr)
+            if found is not None:
+                return found
+        made = self.instance_kind(qualified)
+        if made is not None:
+            return made
+        if func.attr in ("from_url", "from_pool") and is_client_type(owner):
+            return CLIENT_KIND
+        if is_class_name(owner.rsplit(".", 1)[-1]):
+            if self.class_info(owner) is not None:
+                return self.method_kind(Kind(KIND_OTHER, owner), func.attr)
+            if self.is_foreign(owner):
+                return Kind(KIND_OTHER, owner)  # `GlideClient.create(config)`: the class's own factory
+        return self._foreign_result(qualified)
 
-class Imports(Protocol):
-    """Clients and factories other modules of the project export (see `project.ProjectExports`)."""
+    def _foreign_result(self, qualified: str) -> Kind | None:
+        """What a function of another package returns (`requests.get(url)`, `json.loads(s)`) is not a client,
+        unless the function says it gives one (`get_redis()`): its module is not redis-py."""
+        if not self.is_foreign(qualified) or looks_like_redis(qualified.rsplit(".", 1)[-1]):
+            return None
+        return Kind(KIND_OTHER, qualified)
 
-    def resolve(self, importer: str, module: str | None, level: int) -> str | None: ...
+    def is_client_call(self, call: ast.Call, class_info: ClassInfo | None = None) -> bool:
+        """A call that returns a client: a redis-py constructor or factory, or one of the project's own."""
+        found = self.call_kind(call, class_info)
+        return found is not None and found.kind == KIND_CLIENT
 
-    def exported(self, module: str, name: str) -> str | None: ...
+    def fixture_kind(self, name: str) -> Kind | None:
+        """What a test's parameter holds when a pytest fixture of that name (in this module, else in a
+        `conftest.py` of the project) provides it."""
+        found = self.fixtures.get(name)
+        if found is None and self.project is not None:
+            found = self.project.fixture_kind(name)
+        return found
 
-    def defined(self, module: str) -> Definitions | None: ...
+    def self_kind(self, cls: ClassInfo) -> Kind:
+        """What `self` is in the methods of `cls`: a client for a client subclass, else an instance."""
+        return Kind(KIND_CLIENT if self.is_client_class(cls.qualname) else KIND_OTHER, cls.qualname)
 
+    def evidence(self, identity: str) -> Evidence | None:
+        """The evidence on a receiver: the whole project's when there is one, else this module's; a local
+        bound to several things also counts the fitting Redis-only calls made on them."""
+        found = self._pooled(identity)
+        alternatives = self.receivers.alternatives.get(identity, ())
+        if not alternatives:
+            return found
+        merged = Evidence()
+        if found is not None:
+            merged.merge(found)
+        for other in alternatives:
+            evidence = self._pooled(other)
+            merged.fitting += evidence.fitting if evidence is not None else 0
+        return merged
 
-def read_module(tree: ast.Module, name: str = "", imports: Imports | None = None) -> ModuleInfo:
-    """The first pass over a module (see the module docstring); `imports` resolves `from x import client`."""
-    info = ModuleInfo()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            method = node.func.attr
-            if method in METHOD_COMMANDS and method not in GENERIC_METHODS:
-                key = receiver_key(node.func.value)
-                if key is not None and key not in ("self", "cls"):
-                    info.redis_receivers.add(key)  # `self.hgetall()` is a wrapper's own method, not a client's
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                info.imported.add((alias.asname or alias.name).split(".")[0])
-                _import_module(info, imports, name, alias.name, alias.asname or alias.name)
-                if alias.name.split(".")[0] in REDIS_PACKAGES:
-                    local = alias.asname or alias.name.split(".")[0]
-                    info.aliases[local] = alias.name if alias.asname else alias.name.split(".")[0]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in REDIS_PACKAGES:
-            for alias in node.names:
-                info.aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-        elif isinstance(node, ast.ImportFrom):
-            info.imported.update(alias.asname or alias.name for alias in node.names)
-            source = imports.resolve(name, node.module, node.level) if imports is not None else None
-            defined = imports.defined(source) if imports is not None and source is not None else None
-            for alias in node.names:
-                local = alias.asname or alias.name
-                kind = imports.exported(source, alias.name) if imports is not None and source is not None else None
-                if kind == "client":
-                    info.client_globals.add(local)
-                elif kind == "factory":
-                    info.client_functions.add(local)
-                if defined is not None and alias.name in defined.classes:
-                    info.project_classes.add(local)
-                    if alias.name in defined.client_classes:
-                        info.client_classes.add(local)
-                if defined is not None and alias.name in defined.instances:
-                    info.other_globals.add(local)
-                if defined is not None and alias.name in defined.constants:
-                    info.constants[local] = defined.constants[alias.name]
-                elif defined is not None and alias.name in defined.builders:
-                    info.functions[local] = defined.builders[alias.name]
-                elif source is not None:  # `from shop import keys`: a module
-                    _import_module(info, imports, name, f"{source}.{alias.name}", local)
-    own = module_definitions_classes(tree)
-    info.project_classes |= own.classes
-    info.client_classes |= own.client_classes
-    info.other_globals |= own.instances
-    for statement in tree.body:
-        _read_top_level(info, statement)
-    functions = [s for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    info.functions.update({f.name: f for f in functions})
-    classes = [s for s in tree.body if isinstance(s, ast.ClassDef)]
-    summaries: dict[int, _Summary] = {}
-    for _ in range(FACTORY_PASSES):  # until a pass learns nothing new
-        before = _learned(info)
-        for function in functions:
-            if function.name not in info.client_functions and _returns_client(info, function, None, summaries):
-                info.client_functions.add(function.name)
-        for cls in classes:
-            _read_class(info, cls, summaries)
-        if _learned(info) == before:
-            break
-    return info
-
-
-@dataclass
-class _Summary:
-    """What resolution reads in one function, collected in a single walk: assignments and returned values."""
-
-    assigns: list[ast.Assign | ast.AnnAssign]
-    returns: list[ast.expr]
-
-
-def _summary(function: ast.FunctionDef | ast.AsyncFunctionDef, cache: dict[int, _Summary]) -> _Summary:
-    found = cache.get(id(function))
-    if found is None:
-        found = cache[id(function)] = _Summary([], [])
-        for node in ast.walk(function):
-            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
-                found.assigns.append(node)
-            elif isinstance(node, ast.Return) and node.value is not None:
-                found.returns.append(node.value.value if isinstance(node.value, ast.Await) else node.value)
-    return found
-
-
-def _learned(info: ModuleInfo) -> tuple[int, ...]:
-    """How much resolution knows, to stop the passes when one adds nothing."""
-    sizes = [len(info.client_functions)]
-    for cls in info.classes.values():
-        sizes += [len(cls.clients), len(cls.pipelines), len(cls.client_methods)]
-    return tuple(sizes)
-
-
-def _import_module(info: ModuleInfo, imports: Imports | None, importer: str, module: str, local: str) -> None:
-    """Remember a project module imported whole, so `keys.cart_key(uid)` and `keys.CART_TTL` can be read."""
-    if imports is None:
-        return
-    source = imports.resolve(importer, module, 0)
-    defined = imports.defined(source) if source is not None else None
-    if defined is not None:
-        info.imported_modules[local] = defined
+    def _pooled(self, identity: str) -> Evidence | None:
+        if self.project is not None:
+            found = self.project.evidence(identity)
+            if found is not None:
+                return found
+        return self.receivers.evidence.get(identity)
 
 
 def receiver_key(expr: ast.expr) -> str | None:
@@ -253,133 +436,3 @@ def receiver_key(expr: ast.expr) -> str | None:
         owner = receiver_key(expr.value)
         return f"{owner}.{expr.attr}" if owner is not None else None
     return None
-
-
-def _read_top_level(info: ModuleInfo, statement: ast.stmt) -> None:
-    targets: list[ast.expr] = []
-    value: ast.expr | None = None
-    if isinstance(statement, ast.Assign):
-        targets, value = statement.targets, statement.value
-    elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
-        targets, value = [statement.target], statement.value
-        if info.annotation_kind(statement.annotation) == "client" and isinstance(statement.target, ast.Name):
-            info.client_globals.add(statement.target.id)
-    if value is None:
-        return
-    for target in targets:
-        if isinstance(target, ast.Name):
-            info.constants[target.id] = value
-            made = isinstance(value, ast.Call) and info.is_client_call(value)
-            if made or (isinstance(value, ast.Name) and value.id in info.client_globals):
-                info.client_globals.add(target.id)
-
-
-def _returns_client(
-    info: ModuleInfo,
-    function: ast.FunctionDef | ast.AsyncFunctionDef,
-    cls: ClassInfo | None,
-    summaries: dict[int, _Summary],
-) -> bool:
-    """A function whose annotation or some `return` gives a client (a factory: `def get_redis(): ...`)."""
-    if info.annotation_kind(function.returns) == "client":
-        return True
-    summary = _summary(function, summaries)
-    local_clients: set[str] = set()
-    for node in summary.assigns:
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and info.is_client_call(node.value, cls):
-            local_clients.update(t.id for t in node.targets if isinstance(t, ast.Name))
-    for value in summary.returns:
-        if isinstance(value, ast.Call) and info.is_client_call(value, cls):
-            return True
-        if isinstance(value, ast.Name) and (value.id in local_clients or value.id in info.client_globals):
-            return True
-        held = isinstance(value, ast.Attribute) and _is_self_attribute(value)
-        if cls is not None and held and value.attr in cls.clients:  # type: ignore[attr-defined]
-            return True
-    return False
-
-
-def _is_self_attribute(expr: ast.expr) -> bool:
-    return isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id in ("self", "cls")
-
-
-def _read_class(info: ModuleInfo, cls: ast.ClassDef, summaries: dict[int, _Summary]) -> None:
-    found = info.classes.setdefault(cls.name, ClassInfo(cls.name))
-    for statement in cls.body:
-        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            found.methods[statement.name] = statement
-        elif isinstance(statement, ast.Assign) and isinstance(statement.targets[0], ast.Name):
-            found.constants[statement.targets[0].id] = statement.value
-        if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
-            kind = info.annotation_kind(statement.annotation)
-            if kind == "client" or (isinstance(statement.value, ast.Call) and info.is_client_call(statement.value)):
-                found.clients.add(statement.target.id)
-            elif kind == "pipeline":
-                found.pipelines.add(statement.target.id)
-            elif kind == KIND_OTHER:
-                found.others.add(statement.target.id)
-        elif (
-            isinstance(statement, ast.Assign)
-            and isinstance(statement.value, ast.Call)
-            and info.is_client_call(statement.value)
-        ):
-            found.clients.update(t.id for t in statement.targets if isinstance(t, ast.Name))
-    for method in cls.body:
-        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        annotated = {
-            a.arg: info.annotation_kind(a.annotation)
-            for a in (*method.args.posonlyargs, *method.args.args, *method.args.kwonlyargs)
-        }
-        for node in _summary(method, summaries).assigns:
-            assert node.value is not None
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for target in targets:
-                if not _is_self_attribute(target):
-                    continue
-                attribute = target.attr  # type: ignore[attr-defined]
-                kind = _value_kind(info, node.value, annotated, found)
-                if isinstance(node, ast.AnnAssign):
-                    kind = info.annotation_kind(node.annotation) or kind
-                if kind == "client":
-                    found.clients.add(attribute)
-                elif kind == "pipeline":
-                    found.pipelines.add(attribute)
-                elif kind == KIND_OTHER:
-                    found.others.add(attribute)
-        if _returns_client(info, method, found, summaries):
-            found.client_methods.add(method.name)
-            if any(_decorator_name(d) in ("property", "cached_property") for d in method.decorator_list):
-                found.clients.add(method.name)
-
-
-def _value_kind(info: ModuleInfo, value: ast.expr, annotated: dict[str, str | None], cls: ClassInfo) -> str | None:
-    if isinstance(value, ast.Await):
-        value = value.value
-    if isinstance(value, ast.Call):
-        if info.is_client_call(value, cls):
-            return "client"
-        if isinstance(value.func, ast.Attribute) and value.func.attr == "pipeline":
-            return "pipeline"
-        if info.is_other_call(value):
-            return KIND_OTHER
-    if isinstance(value, ast.Name):
-        if value.id in info.client_globals:
-            return "client"
-        if value.id in info.other_globals:
-            return KIND_OTHER
-        return annotated.get(value.id)
-    if _is_self_attribute(value) and value.attr in cls.clients:  # type: ignore[attr-defined]
-        return "client"
-    if isinstance(value, ast.BoolOp):  # `self.redis = redis or Redis()`
-        kinds = {_value_kind(info, v, annotated, cls) for v in value.values}
-        return "client" if "client" in kinds else None
-    return None
-
-
-def _decorator_name(decorator: ast.expr) -> str:
-    if isinstance(decorator, ast.Attribute):
-        return decorator.attr
-    if isinstance(decorator, ast.Name):
-        return decorator.id
-    return ""

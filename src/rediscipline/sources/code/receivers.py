@@ -2,12 +2,13 @@
 
 `dict.keys()` and `requests.get()` must never be read as Redis commands, so a receiver counts as a client
 only when the code shows it: built by a redis-py constructor or factory (`redis.Redis(...)`,
-`Redis.from_url`, `RedisCluster`, the `redis.asyncio` variants, `django_redis.get_redis_connection`), a
-function of the same module returning one, an attribute the class assigns one to (`self.cache =
-redis.Redis()`), a parameter annotated with a client type, or a simple alias of any of these. Two weaker
-signals are accepted for receivers the module cannot resolve (a client injected from elsewhere): a name
-that says it is Redis (`redis`, `r`, `redis_client`, `self._redis`), or a method that exists only on Redis
-clients (`hgetall`, `zadd`, `scan_iter`, but not `get`, `set`, `keys` or `delete`).
+`Redis.from_url`, `RedisCluster`, the `redis.asyncio` variants, `django_redis.get_redis_connection`) or by
+a subclass of one, a function returning one, an attribute a class assigns one to (`self.cache =
+redis.Redis()`), a parameter annotated with a client type, or a simple alias of any of these (see
+module.py and kinds.py). Two weaker signals are accepted for receivers the code cannot resolve (a client
+injected from elsewhere): a name that says it is Redis (`redis`, `r`, `redis_client`, `self._redis`), or a
+method that exists only on Redis clients (`hgetall`, `zadd`, `scan_iter`, but not `get`, `set`, `keys` or
+`delete`); they are weighed against the evidence on the same receiver (evidence.py).
 """
 
 from __future__ import annotations
@@ -16,12 +17,14 @@ import re
 from dataclasses import dataclass, field
 
 from rediscipline.model.code import Literal
+from rediscipline.sources.code.kinds import (
+    KIND_CLIENT,
+    KIND_OTHER,
+    KIND_PIPELINE,
+    KIND_PUBSUB,
+    Kind,
+)
 from rediscipline.sources.code.table import METHOD_COMMANDS
-
-KIND_CLIENT = "client"
-KIND_PIPELINE = "pipeline"
-KIND_PUBSUB = "pubsub"
-KIND_OTHER = "other"  # known not to be Redis (a dict, a response...)
 
 #: Qualified names of calls that return a client.
 CLIENT_FACTORIES = (
@@ -48,9 +51,11 @@ CLIENT_FACTORIES = (
     | {"django_redis.get_redis_connection"}
 )
 
-#: Type names that mark a parameter or attribute annotation as a client or a pipeline.
+#: Type names that mark a parameter or attribute annotation as a client or a pipeline; a class whose name
+#: ends with `Redis` or `RedisCluster` (`ArqRedis`, `FakeStrictRedis`) is taken for a client class too.
 CLIENT_TYPES = frozenset({"Redis", "StrictRedis", "RedisCluster", "FakeRedis", "AsyncRedis"})
 PIPELINE_TYPES = frozenset({"Pipeline", "ClusterPipeline"})
+PUBSUB_TYPES = frozenset({"PubSub", "ClusterPubSub"})
 #: Methods that return a client whatever they are called on (Sentinel).
 CLIENT_METHODS = frozenset({"master_for", "slave_for", "get_redis_connection"})
 
@@ -83,33 +88,66 @@ class Pipeline:
     loops: tuple[int, ...]  # ids of the loops around the place it was made
     pending: list[tuple[tuple[tuple[int, int | None], ...], int]] = field(default_factory=list)
     executes_in: set[int] = field(default_factory=set)  # loops that contain an execute() of this pipeline
+    announced: bool = False  # made with `transaction=True` written out: its MULTI is reported there
 
 
 @dataclass(frozen=True, slots=True)
 class Handle:
-    """What a receiver is: a client, a pipeline (with its state), a pub/sub object, or something else."""
+    """What a receiver is: a client, a pipeline (with its state), a pub/sub object, an instance of a class
+    (`cls`: a project class, another package's class, or a client subclass whose own methods are not
+    commands), or something else. `guessed`: taken for a client on weak signals only."""
 
     kind: str
     pipeline: Pipeline | None = None
+    cls: str | None = None
+    guessed: bool = False
 
 
 CLIENT = Handle(KIND_CLIENT)
-GUESSED_CLIENT = Handle(KIND_CLIENT)  # taken for a client by its name or its use (see above): judged alike
+GUESSED_CLIENT = Handle(KIND_CLIENT, guessed=True)  # judged as a client; its pipelines are guessed too
 PUBSUB = Handle(KIND_PUBSUB)
 OTHER = Handle(KIND_OTHER)
 
 
+def handle_of(kind: Kind | None, loops: tuple[int, ...] = ()) -> Handle | None:
+    """The extractor's handle for a kind the tables recorded (a pipeline gets its own state)."""
+    if kind is None:
+        return None
+    if kind.kind == KIND_PIPELINE:
+        return Handle(KIND_PIPELINE, Pipeline(True, loops))
+    return Handle(kind.kind, cls=kind.cls)
+
+
+def kind_of(handle: Handle | None) -> Kind | None:
+    if handle is None or handle.guessed:
+        return None
+    return Kind(handle.kind, handle.cls)
+
+
 def looks_like_redis(name: str) -> bool:
-    """A name that says it holds a Redis client (`redis`, `r`, `redis_client`, `_redis`), not a constant."""
-    return not name.isupper() and _REDIS_NAME.fullmatch(name.lower()) is not None
+    """A name that says it holds a Redis client (`redis`, `r`, `redis_client`, `_redis`), not a constant,
+    nor a test double (`mock_redis`, `redis_mock`)."""
+    return not name.isupper() and not says_mock(name) and _REDIS_NAME.fullmatch(name.lower()) is not None
+
+
+def says_mock(name: str) -> bool:
+    """A name that says it holds a test double (`mock_redis`, `redis_mock`, `mocked_client`)."""
+    return "mock" in name.lower()
 
 
 def is_client_type(name: str) -> bool:
-    return name.rsplit(".", 1)[-1] in CLIENT_TYPES
+    last = name.rsplit(".", 1)[-1]
+    if last in CLIENT_TYPES:
+        return True
+    return last.endswith(("Redis", "RedisCluster")) and last[:1].isupper() and "Mock" not in last
 
 
 def is_pipeline_type(name: str) -> bool:
     return name.rsplit(".", 1)[-1] in PIPELINE_TYPES
+
+
+def is_pubsub_type(name: str) -> bool:
+    return name.rsplit(".", 1)[-1] in PUBSUB_TYPES
 
 
 def transaction_flag(value: Literal, known: bool) -> bool:

@@ -11,7 +11,7 @@ import ast
 
 from rediscipline.sources.code.definitions import single_return
 from rediscipline.sources.code.module import ClassInfo, ModuleInfo, receiver_key
-from rediscipline.sources.code.receivers import CLIENT, OTHER, Handle
+from rediscipline.sources.code.receivers import Handle, handle_of
 from rediscipline.sources.code.values import Bindings
 
 #: Stands for a bound name whose value is unknown.
@@ -27,6 +27,7 @@ class Scope:
         self.class_info = class_info
         self.values: dict[str, object] = {}
         self.handles: dict[str, Handle] = {}
+        self.iterated: dict[str, ast.expr | None] = {}  # names bound by `for` or a comprehension → the iterable
 
     def _bound(self, name: str) -> tuple[bool, ast.expr | None]:
         """(whether this function or an enclosing one binds `name`, the expression it holds if known)."""
@@ -90,15 +91,42 @@ class Scope:
             if name in scope.values:
                 return None  # bound to something that is not a client
             scope = scope.parent
-        if name in self.module.client_globals:
-            return CLIENT
-        if name in self.module.other_globals:
-            return OTHER
-        return None
+        return handle_of(self.module.global_kind(name))
 
-    def bind(self, name: str, value: ast.expr | None, handle: Handle | None) -> None:
+    def bind(
+        self,
+        name: str,
+        value: ast.expr | None,
+        handle: Handle | None,
+        *,
+        iterated: bool = False,
+        iterable: ast.expr | None = None,
+    ) -> None:
+        """Bind `name`; `iterated` when it is a loop's or a comprehension's item (of `iterable` when known)."""
         self.values[name] = value if value is not None else _UNBOUND
         if handle is not None:
             self.handles[name] = handle
         else:
             self.handles.pop(name, None)
+        if iterated:
+            self.iterated[name] = iterable
+        else:
+            self.iterated.pop(name, None)
+
+    def is_iterated(self, name: str) -> bool:
+        """Whether `name` was last bound as a loop's or a comprehension's item."""
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.values:
+                return name in scope.iterated
+            scope = scope.parent
+        return False
+
+    def iterable(self, name: str) -> ast.expr | None:
+        """What the loop that last bound `name` iterates over, when `name` is its whole target."""
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.values:
+                return scope.iterated.get(name)
+            scope = scope.parent
+        return None

@@ -10,16 +10,21 @@ import ast
 import io
 import tokenize
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rediscipline.model.code import FileDirectives
+from rediscipline.sources.code.declarations import ReadCache, read_module
 from rediscipline.sources.code.definitions import Definitions, module_definitions
 from rediscipline.sources.code.directives import read_directives
 from rediscipline.sources.code.extract import Facts, ModuleExtractor
 from rediscipline.sources.code.files import SourceFile
-from rediscipline.sources.code.module import read_module
+from rediscipline.sources.code.module import ModuleInfo
 from rediscipline.sources.code.project import ProjectExports, module_name
 from rediscipline.sources.code.receivers import may_use_redis
+
+#: How many times the project's modules are read against each other's exports, at most.
+PROJECT_PASSES = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,36 +60,72 @@ class ParsedFile:
     lines: list[str]  # only kept with a tree
     module: str  # its dotted name in the project (`shop.extensions`)
     #: without a tree: its top-level `from X import a, b` as (X, level, names), to notice imported clients
-    imports: tuple[tuple[str | None, int, tuple[str, ...]], ...] = ()
+    #: without a tree: its top-level `from X import a as b` as (X, level, ((a, b), ...)), to notice imported
+    #: clients and to follow names a package re-exports (`from .client import Redis` in `__init__.py`)
+    imports: tuple[tuple[str | None, int, tuple[tuple[str, str], ...]], ...] = ()
     definitions: Definitions | None = None  # constants and key builders it offers to other modules
 
-    def exports(self, project: ProjectExports) -> None:
-        """Record the clients, factories, constants and key builders this module offers to the others."""
-        if self.definitions is not None:
-            project.record_definitions(self.module, self.definitions)
-        if self.tree is not None:
-            project.record(self.module, read_module(self.tree))
-
     def imports_client(self, project: ProjectExports) -> bool:
-        """Whether this module imports a client or a factory another module of the project exports."""
+        """Whether this module imports from another module of the project something that is or leads to a
+        client (a client, a factory, a class holding one)."""
         for module, level, names in self.imports:
             source = project.resolve(self.module, module, level)
-            if source is not None and any(project.exported(source, name) for name in names):
+            if source is not None and any(project.leads_to_clients(source, name) for name, _local in names):
                 return True
         return False
 
-    def facts(self, project: ProjectExports | None = None) -> FileFacts | ParseProblem:
+    def facts(self, project: ProjectExports | None = None, info: ModuleInfo | None = None) -> FileFacts | ParseProblem:
+        """The module's facts; `info` is its declarations when the project pass already read them."""
         if self.tree is None and project is not None and self.imports_client(project):
             again = parse_python(self.source, force=True)  # rare: read it again rather than keep every tree
             return again.facts(project) if isinstance(again, ParsedFile) else again
         if self.tree is None:
             return FileFacts(Facts(), self.directives)
         try:
-            info = read_module(self.tree, self.module, project)
+            info = info if info is not None else read_module(self.tree, self.module, project)
             facts = ModuleExtractor(self.tree, self.source.shown, self.lines, info).run()
         except RecursionError:
             return ParseProblem(self.source.shown, None, None, "nested too deeply to analyse")
         return FileFacts(facts, self.directives)
+
+
+def read_project(files: Sequence[ParsedFile]) -> tuple[ProjectExports, dict[str, ModuleInfo]]:
+    """Read the declarations of every module that may concern Redis, against each other's exports, until
+    the project's tables stop changing (at most PROJECT_PASSES times); return the tables and each
+    module's declarations by path."""
+    project = ProjectExports()
+    for file in files:
+        project.add_module(file.module, package=file.source.path.stem == "__init__")
+        if file.definitions is not None:
+            project.record_definitions(file.module, file.definitions)
+    for file in files:
+        if file.tree is not None or file.source.path.stem != "__init__":
+            continue  # a package re-exports what its modules define (walked modules record their own)
+        for module, level, names in file.imports:
+            source = project.resolve(file.module, module, level)
+            for name, local in names:
+                if source is not None:
+                    project.record_reexport(file.module, local, f"{source}.{name}")
+    infos: dict[str, ModuleInfo] = {}
+    caches: dict[str, ReadCache] = {}  # what each tree gives whatever the project knows, read once
+    walked = [file for file in files if file.tree is not None]
+    for number in range(PROJECT_PASSES):
+        changed = False
+        for file in walked:
+            assert file.tree is not None
+            known = infos.get(file.source.shown)
+            try:
+                cache = caches.setdefault(file.source.shown, ReadCache())
+                info = read_module(file.tree, file.module, project, known.receivers if known else None, cache)
+            except RecursionError:
+                continue  # reported when its facts are read
+            if known is None:
+                project.record_receivers(info.receivers)
+            changed = project.record(file.module, info) or changed
+            infos[file.source.shown] = info
+        if not changed and number:
+            break
+    return project, infos
 
 
 def parse_python(source: SourceFile, *, force: bool = False) -> ParsedFile | ParseProblem:
@@ -115,7 +156,7 @@ def parse_python(source: SourceFile, *, force: bool = False) -> ParsedFile | Par
     definitions = module_definitions(tree)
     if not force and not may_use_redis(text):
         imports = tuple(
-            (node.module, node.level, tuple(alias.name for alias in node.names))
+            (node.module, node.level, tuple((alias.name, alias.asname or alias.name) for alias in node.names))
             for node in tree.body
             if isinstance(node, ast.ImportFrom)
         )

@@ -4,7 +4,8 @@ The table itself (`commands.py`) is generated from the installed redis-py by `sc
 and checked in; a test regenerates it and fails when redis-py has moved on. Key positions come from the
 type annotations redis-py puts on its parameters (`KeyT` a key, `KeysT` a list of keys, `*names: KeyT`
 variadic keys, `Mapping[AnyKeyT, ...]` a mapping whose keys are keys), so the code source can turn the
-argument at that position into a key template.
+argument at that position into a key template. The shape of the signature (required parameters,
+keyword-only ones, `*args`, `**kwargs`) tells whether a call's arguments fit the method at all.
 """
 
 from __future__ import annotations
@@ -23,3 +24,7 @@ class CommandSpec:
     variadic_keys: str | None = None  # the `*args` parameter whose values are keys
     variadic_mixed: str | None = None  # `*args` holding keys then other arguments (EVAL's keys_and_args)
     options: tuple[str, ...] = ()  # parameters with a default: `ex`, `px`, `count`, `timeout`, `transaction`...
+    keyword_only: tuple[str, ...] = ()  # parameters after `*`: passed by keyword only
+    required: int = 0  # how many of `params` have no default
+    var_positional: bool = False  # takes `*args`: any number of positional arguments beyond `params`
+    var_keyword: bool = False  # takes `**kwargs`: any keyword

@@ -10,8 +10,10 @@ from rediscipline.sources.code.commands import COMMANDS
 from rediscipline.sources.code.spec import CommandSpec
 
 CLUSTER_EXTRAS: dict[str, CommandSpec] = {
-    "mget_nonatomic": CommandSpec(command="MGET", params=("keys",), key_lists=("keys",)),
-    "mset_nonatomic": CommandSpec(command="MSET", params=("mapping",), key_lists=("mapping",)),
+    "mget_nonatomic": CommandSpec(
+        command="MGET", params=("keys",), key_lists=("keys",), required=1, var_positional=True
+    ),
+    "mset_nonatomic": CommandSpec(command="MSET", params=("mapping",), key_lists=("mapping",), required=1),
 }
 
 METHOD_COMMANDS: dict[str, CommandSpec] = {**COMMANDS, **CLUSTER_EXTRAS}

@@ -66,6 +66,34 @@ def literal_of(expr: ast.expr, env: Bindings, depth: int = 0) -> tuple[bool, Lit
     return False, None
 
 
+def reachable_literals(expr: ast.expr, env: Bindings, depth: int = 0) -> list[Literal]:
+    """The literal values an expression can evaluate to, through fallbacks and branches: `timeout or 0` can
+    be 0 (when `timeout` is falsy), `5 if fast else None` can be 5 or None, `ttl and 60` can be 60. Parts
+    whose value is not visible contribute nothing, so the list may be empty, never wrong."""
+    target = _follow(expr, env, depth)
+    if target is None or depth > MAX_DEPTH:
+        return []
+    if isinstance(target, ast.IfExp):
+        return reachable_literals(target.body, env, depth + 1) + reachable_literals(target.orelse, env, depth + 1)
+    if isinstance(target, ast.BoolOp):
+        found: list[Literal] = []
+        stop_when = isinstance(target.op, ast.Or)  # `or` returns its first truthy operand, `and` its first falsy
+        for index, operand in enumerate(target.values):
+            if index == len(target.values) - 1:
+                found += reachable_literals(operand, env, depth + 1)
+                break
+            known, value = literal_of(operand, env, depth + 1)
+            if not known:
+                found += [v for v in reachable_literals(operand, env, depth + 1) if bool(v) is stop_when]
+                continue
+            if bool(value) is stop_when:
+                found.append(value)
+                break  # a literal that ends the chain: later operands are never reached
+        return found
+    known, value = literal_of(target, env, depth + 1)
+    return [value] if known else []
+
+
 def _unknown(expr: ast.expr) -> Placeholder:
     """A placeholder for code whose value is computed at run time, labelled with the code (`uid`)."""
     try:

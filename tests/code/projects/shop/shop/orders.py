@@ -42,7 +42,7 @@ def rename_coupon(old_code: str, new_code: str) -> None:
 
     def move(pipe: redis.client.Pipeline) -> None:
         users = pipe.smembers(coupon_key(old_code))  # error: CMD005
-        pipe.multi()  # error: CMD007
+        pipe.multi()  # the transaction below: reported once, at `redis_client.transaction(move, ...)`
         if users:
             pipe.sadd(coupon_key(new_code), *users)  # error: TTL006
         pipe.unlink(coupon_key(old_code))

@@ -19,7 +19,7 @@ folder of their own are checked with it, as `rediscipline check .` would: a real
 judged like any other, and the mocks, fakes and wrappers the tests exercise must stay silent. The set of
 (path, line, rule id) must match the expectations exactly; a failure lists what is missing (with the source
 line) and what is unexpected (with the tool's message). A summary test reports recall and precision over all
-projects against the targets of issue 5 (≥ 90 % of the annotated violations found, ≥ 95 % of findings right).
+projects against the targets (≥ 90 % of the annotated violations found, ≥ 95 % of findings right).
 """
 
 from __future__ import annotations
@@ -70,13 +70,6 @@ PROJECTS = (
     "metering",
     "taskq",
 )
-#: Projects annotated blind, from the rule documentation, for the real-world shapes the checker does not
-#: handle yet: objects that are not redis-py clients (Django's cache, a cache wrapper and its mocked tests,
-#: valkey-glide, memcached, a Lua-script helper, in-memory fakes), clients reached through project
-#: subclasses, annotations, factories and attributes, and the TTL006/TTL007/KEY016/CMD007/CMD010/PUB001
-#: shapes found on public code. Their findings test is an expected failure and the recall/precision summary
-#: leaves them out; remove a project from this set once its findings match its annotations.
-NEW_PROJECTS_XFAIL = frozenset({"dj_portal", "kvcache", "taskflow", "glide_svc", "tenantkit", "metering"})
 
 #: Config files each project hands to `check` explicitly (relative to the project folder).
 CONFIG_FILES: dict[str, tuple[str, ...]] = {
@@ -228,10 +221,6 @@ def test_project_layout(name: str) -> None:
     assert len(expectations(project)) >= 15
 
 
-def test_expected_failures_name_listed_projects() -> None:
-    assert NEW_PROJECTS_XFAIL.issubset(PROJECTS)
-
-
 def test_expectation_parser_reads_comments_only() -> None:
     source = 'r.keys("a:*")  # error: CMD001, TTL006\ns = "# error: KEY001"\nx = 1  # no expectation\n'
     assert python_expectations(source, "m.py") == {("m.py", 1, "CMD001"), ("m.py", 1, "TTL006")}
@@ -245,23 +234,14 @@ def test_expectation_parser_refuses_typos() -> None:
 # ---- the tool against the corpus ------------------------------------------------------------------------
 
 
-def _findings_params() -> list[object]:
-    """Every project, the ones in NEW_PROJECTS_XFAIL marked as expected (non-strict) failures."""
-    reason = "annotated for shapes the checker does not handle yet (NEW_PROJECTS_XFAIL)"
-    return [
-        pytest.param(name, marks=pytest.mark.xfail(strict=False, reason=reason)) if name in NEW_PROJECTS_XFAIL else name
-        for name in PROJECTS
-    ]
-
-
-@pytest.mark.parametrize("name", _findings_params())
+@pytest.mark.parametrize("name", PROJECTS)
 def test_project_findings_match_annotations(name: str) -> None:
     outcome = run_project(name)
     assert outcome.found == outcome.expected, outcome.report()
 
 
 def test_recall_and_precision_over_all_projects(capsys: pytest.CaptureFixture[str]) -> None:
-    outcomes = [run_project(name) for name in PROJECTS if name not in NEW_PROJECTS_XFAIL]
+    outcomes = [run_project(name) for name in PROJECTS]
     expected = sum(len(o.expected) for o in outcomes)
     found = sum(len(o.found) for o in outcomes)
     hits = sum(len(o.expected & o.found) for o in outcomes)
@@ -273,8 +253,5 @@ def test_recall_and_precision_over_all_projects(capsys: pytest.CaptureFixture[st
             print(f"  {outcome.name:8} missing {len(outcome.missing):3}  unexpected {len(outcome.unexpected):3}")
         print(f"  recall {recall:.1%} (target {RECALL_TARGET:.0%})", end=", ")
         print(f"precision {precision:.1%} (target {PRECISION_TARGET:.0%})")
-        for name in sorted(NEW_PROJECTS_XFAIL):
-            pending = run_project(name)
-            print(f"  not counted: {name:9} missing {len(pending.missing):3}  unexpected {len(pending.unexpected):3}")
     assert recall >= RECALL_TARGET, "\n".join(o.report() for o in outcomes)
     assert precision >= PRECISION_TARGET, "\n".join(o.report() for o in outcomes)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from rediscipline.api import LiveScanOptions, scan_live, settings_for
+from rediscipline.render.notes import note_text
 from rediscipline.settings.loader import Overrides
 from tests.live.conftest import connect
 from tests.support.dataset import Manifest
@@ -58,7 +59,7 @@ def test_interrupt_returns_partial_report_and_resume_finishes(
     server = partial.stats.server
     assert server is not None and server.resume_cursor is not None
     assert server.resume_cursor.startswith("0:")
-    assert any("--resume" in note.en for note in partial.notes)
+    assert any("--resume" in note_text(note, "en") for note in partial.notes)
     rest = scan_live(LiveScanOptions(redis70.url, db=0, batch=20, resume=server.resume_cursor), SETTINGS)
     with connect(redis70) as client:
         in_db0 = client.dbsize()
@@ -121,4 +122,4 @@ def test_sample_estimates_cover_the_full_scan(redis70: ServerProcess, redis70_da
         assert estimate.value - 2 * half <= truth <= estimate.value + 2 * half, (name, estimate, truth)
     keyed = [f for f in sampled.findings if f.pattern is not None]
     assert all(f.estimate is not None and f.estimate[0] >= f.count for f in keyed)
-    assert any("sampled scan" in note.en for note in sampled.notes)
+    assert any("sampled scan" in note_text(note, "en") for note in sampled.notes)

@@ -14,6 +14,7 @@ import pytest
 
 from rediscipline.api import LiveScanOptions, scan_live, settings_for
 from rediscipline.model.report import Report, ServerSummary
+from rediscipline.render.notes import note_text
 from rediscipline.settings.loader import Overrides
 from tests.live.conftest import cli_env, require_kind, run_scan, scan_command
 from tests.support.dataset import bulk
@@ -68,13 +69,14 @@ def test_connections_dropped_all_over_a_long_scan_never_end_it(big: ServerProces
     assert report.stats.keys == KEYS  # every key once: no key lost, none reported twice
     server = _server(report)
     assert (server.partial, server.resume_cursor, server.stopped) == ((), None, None)
-    assert any(n.en.startswith("the connection was lost and reopened 12 times") for n in report.notes)
+    assert any(note_text(n, "en").startswith("the connection was lost and reopened 12 times") for n in report.notes)
 
 
 def test_client_kill_loop_from_another_connection(big: ServerProcess, tmp_path: Path) -> None:
     """The CLI under a second connection that kills the scanner's connection every 0.4 s for the whole scan.
 
-    --max-ops stretches the scan to several seconds, so that it sees many kills (a slower machine, more).
+    --max-ops stretches the scan to several seconds (with the summary's probes: four commands a key), so that it
+    sees many kills (a slower machine, more).
     """
     stop = threading.Event()
     kills = []
@@ -85,7 +87,7 @@ def test_client_kill_loop_from_another_connection(big: ServerProcess, tmp_path: 
                 kills.append(int(killer.execute_command("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes")))
 
     process = subprocess.Popen(
-        scan_command(big.url, "--batch", "10", "--max-ops", "30000", "--select", "KEY001"),
+        scan_command(big.url, "--batch", "10", "--max-ops", "30000", "--select", "KEY001", "--summary"),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=tmp_path,
@@ -113,7 +115,7 @@ def test_server_gone_for_good_leaves_a_partial_report_with_its_cursor(big: Serve
     assert server.resume_cursor is not None and server.resume_cursor.startswith("0:")
     assert server.stopped is not None and "connection refused" in server.stopped
     assert 4_000 <= report.stats.keys < KEYS  # the keys listed but in flight when the server died are not in it
-    note = next(n.en for n in report.notes if n.en.startswith("scan stopped:"))
+    note = next(note_text(n, "en") for n in report.notes if note_text(n, "en").startswith("scan stopped:"))
     assert note.endswith(f"this report covers the keys seen so far; continue with --resume {server.resume_cursor}")
 
 
@@ -126,7 +128,7 @@ def test_restart_mid_scan_is_detected_by_run_id(big: ServerProcess) -> None:
     assert "server-restarted" in server.partial
     assert "keyspace-shrank" in server.partial  # the restarted server is empty: persistence is off
     assert report.stats.keys < KEYS
-    assert any("the server restarted during the scan (its run_id changed)" in n.en for n in report.notes)
+    assert any("the server restarted during the scan (its run_id changed)" in note_text(n, "en") for n in report.notes)
     assert dict(server.dbs) == {0: KEYS} and server.dbs_at_end == ((0, 0),)
 
 
@@ -138,8 +140,10 @@ def test_flushall_mid_scan(big: ServerProcess) -> None:
     report = scan_live(LiveScanOptions(big.url), SETTINGS, progress=_every(6_000, flush, 1))
     server = _server(report)
     assert server.partial == ("flushed", "keyspace-shrank")
-    assert any(n.en.startswith("FLUSHALL or FLUSHDB ran during the scan (1 calls)") for n in report.notes)
-    assert any(n.en.startswith(f"the keyspace shrank during the scan, from {KEYS:,} keys") for n in report.notes)
+    assert any(note_text(n, "en").startswith("FLUSHALL or FLUSHDB ran during the scan (1 calls)") for n in report.notes)
+    assert any(
+        note_text(n, "en").startswith(f"the keyspace shrank during the scan, from {KEYS:,} keys") for n in report.notes
+    )
 
 
 def test_flushall_and_refill_mid_scan_is_still_seen(big: ServerProcess) -> None:

@@ -22,7 +22,7 @@ from rediscipline.model.location import (
     SOURCE_RDB,
     Location,
 )
-from rediscipline.model.report import Report, RunInfo, ServerSummary, Stats
+from rediscipline.model.report import LAYOUT_PATTERNS, LAYOUT_SITES, Report, RunInfo, ServerSummary, Stats
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules import default_registry
@@ -35,7 +35,8 @@ RULES_ENABLED = 50  # fixed, so snapshots do not change each time a rule is adde
 def _report(findings: list[Finding], command: str, inputs: tuple[str, ...], stats: Stats | None = None) -> Report:
     registry = default_registry()
     rules = {rule_id: registry.get(rule_id).meta for rule_id in sorted({f.rule_id for f in findings})}
-    run = RunInfo("0.1.0", command, inputs, "default", rules_enabled=RULES_ENABLED)
+    layout = LAYOUT_SITES if command == "check" else LAYOUT_PATTERNS  # code and config files: per place
+    run = RunInfo("0.1.0", command, inputs, "default", rules_enabled=RULES_ENABLED, layout=layout)
     return Report(tuple(findings), rules, run, stats or Stats())
 
 

@@ -8,15 +8,18 @@ from dataclasses import replace
 
 import pytest
 
-from rediscipline.api.common import build_report, new_engine, settings_for
-from rediscipline.model.facts import EVIDENCE_COMMANDSTATS, EVIDENCE_SLOWLOG, CommandFact, KeyFact
+from rediscipline.api.common import settings_for
+from rediscipline.api.driver import run
+from rediscipline.model.facts import EVIDENCE_COMMANDSTATS, EVIDENCE_SLOWLOG, VANISHED, CommandFact, KeyFact, KeySample
 from rediscipline.model.location import Location
 from rediscipline.model.report import Report, ServerSummary
 from rediscipline.model.server import ServerFact
+from rediscipline.model.source import Fact, SourceOutcome
 from rediscipline.render import RENDERERS
 from rediscipline.rules import default_registry
 from rediscipline.settings.loader import Overrides
 from tests.render.test_snapshots import _check
+from tests.support.sources import FactSource
 
 ADDRESS = "redis://127.0.0.1:6379"
 NOW_MS = 1_795_000_000_000
@@ -44,20 +47,17 @@ def _server(origin: Location) -> ServerFact:
 def _report(sampled: bool) -> Report:
     registry = default_registry()
     settings = settings_for(Overrides(isolated=True), registry)
-    engine = new_engine(settings)
     origin = Location("live", ADDRESS, db=0)
-    engine.set_server(_server(origin))
-    engine.begin_input(origin)
+    facts: list[Fact] = [_server(origin)]
     if sampled:
-        engine.set_sampling(0.5, 802)
-    for command in (
+        facts.append(KeySample(0.5, 802))
+    facts += [
         CommandFact("keys", origin, EVIDENCE_COMMANDSTATS, None, 2),
         CommandFact("hgetall", origin, EVIDENCE_SLOWLOG, (b"cart:\xff:1",), 1, 25_000),
-    ):
-        engine.feed_command(command)
+    ]
     for index in range(300):
         jitter = (index * 7919) % 600_000
-        engine.feed(
+        facts.append(
             KeyFact(
                 b"cache:item:%d" % index,
                 origin,
@@ -72,12 +72,12 @@ def _report(sampled: bool) -> Report:
             )
         )
     for index in range(100):
-        engine.feed(KeyFact(b"User Name %d" % index, origin, 0, "hash", -1, 300, 3, "listpack"))
-    engine.feed(KeyFact(b"rank:global", origin, 0, "zset", -1, 900_000, 8_000, "skiplist"))
-    engine.feed(KeyFact(b"blob:\x1b[31m:1", origin, 2, "string", -1, 20_560, 20_480, "raw", head=b"\xac\xed\x00\x05sr"))
-    engine.skip()
-    result = engine.finish("live")
-    result.stats = replace(result.stats, elapsed_seconds=0.0)
+        facts.append(KeyFact(b"User Name %d" % index, origin, 0, "hash", -1, 300, 3, "listpack"))
+    facts.append(KeyFact(b"rank:global", origin, 0, "zset", -1, 900_000, 8_000, "skiplist"))
+    facts.append(
+        KeyFact(b"blob:\x1b[31m:1", origin, 2, "string", -1, 20_560, 20_480, "raw", head=b"\xac\xed\x00\x05sr")
+    )
+    facts.append(VANISHED)
     summary = ServerSummary(
         ADDRESS,
         "redis",
@@ -89,7 +89,9 @@ def _report(sampled: bool) -> Report:
         ((0, 400), (2, 1)),
         (("CLIENT NO-TOUCH", "ERR unknown subcommand"),),
     )
-    return build_report(result, settings, registry, "scan", (ADDRESS,), server=summary)
+    source = FactSource("live", facts, SourceOutcome(server=summary), inputs=(ADDRESS,))
+    report = run([source], settings, command="scan", registry=registry)
+    return replace(report, stats=replace(report.stats, elapsed_seconds=0.0))
 
 
 @pytest.mark.parametrize(

@@ -26,6 +26,7 @@ from jsonschema.validators import validator_for
 
 from rediscipline.model.finding import Finding
 from rediscipline.model.location import SOURCE_CODE, SOURCE_RDB, Location
+from rediscipline.model.note import Note
 from rediscipline.model.report import Report
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
@@ -302,6 +303,7 @@ def test_no_notification_at_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_report_notes_become_notifications() -> None:
     report = code_report()
-    noted = Report(report.findings, report.rules, report.run, report.stats, (Text("a note", "说明"),))
+    noted = Report(report.findings, report.rules, report.run, report.stats, (Note("no-keys"),))
     run = _log(noted, "zh")["runs"][0]
-    assert run["invocations"][0]["toolExecutionNotifications"] == [{"level": "note", "message": {"text": "说明"}}]
+    expected = [{"level": "note", "message": {"text": "输入中没有读到任何 Key"}}]
+    assert run["invocations"][0]["toolExecutionNotifications"] == expected

@@ -1,4 +1,4 @@
-"""TTL003 ttl-range where the TTL is seen as it is set (runtime): case files only hold live facts."""
+"""TTL003 ttl-range on TTLs left (live, dump): `too-long` per key, `too-short` per pattern."""
 
 from __future__ import annotations
 
@@ -13,22 +13,25 @@ from rediscipline.rules.ttl.ttl_range import TtlRange, duration
 from rediscipline.settings.namespaces import parse_namespace
 
 
-def _codes(source: str, ttl_ms: int) -> list[tuple[str, int]]:
+def _codes(source: str, *ttls_ms: int) -> list[tuple[str, int]]:
     configured = ConfiguredRule(TtlRange(), build(TtlRange.Options, {}), TtlRange.meta.severity)
     namespace = parse_namespace("session:*", {"ttl-min": "10m", "ttl-max": "24h"}, "test")
     engine = Engine([configured], [namespace])
-    engine.feed(KeyFact(b"session:uid:1", Location(source, "app.py"), 0, "string", ttl_ms=ttl_ms))
+    for index, ttl_ms in enumerate(ttls_ms):
+        engine.feed(KeyFact(b"session:uid:%d" % index, Location(source, "dump.rdb"), 0, "string", ttl_ms=ttl_ms))
     return [(f.code, f.count) for f in engine.finish(source).findings]
 
 
-def test_too_short_where_the_ttl_is_the_one_being_set() -> None:
-    assert _codes("runtime", 7200) == [("too-short", 1)]  # PX 7200: milliseconds meant as seconds
-    assert _codes("runtime", 600_000) == []
+@pytest.mark.parametrize("source", ["live", "rdb"])
+def test_too_short_when_no_key_of_the_pattern_has_half_the_minimum_left(source: str) -> None:
+    assert _codes(source, 7200) == [("too-short", 1)]  # PX 7200: milliseconds meant as seconds
+    assert _codes(source, 7200, 1000, 299_000) == [("too-short", 3)]
+    assert _codes(source, 7200, 300_000) == []  # one key keeps half of the 10 minutes: the TTL set was enough
 
 
-def test_a_live_ttl_is_what_is_left_and_never_too_short() -> None:
-    assert _codes("live", 7200) == []
+def test_a_ttl_left_above_the_maximum_is_too_long() -> None:
     assert _codes("live", 90_000_000) == [("too-long", 1)]
+    assert _codes("live", 86_400_000) == []
 
 
 @pytest.mark.parametrize(

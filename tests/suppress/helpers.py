@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
+from rediscipline.engine.runner import Engine
+from rediscipline.model.code import UnusedSuppression
 from rediscipline.model.finding import Finding
 from rediscipline.model.location import SOURCE_CODE, Location
 from rediscipline.model.severity import Severity
@@ -9,6 +13,7 @@ from rediscipline.model.text import Text
 from rediscipline.rules import default_registry
 from rediscipline.rules.base import ConfiguredRule
 from rediscipline.rules.options import build
+from rediscipline.rules.registry import Registry
 
 REGISTRY = default_registry()
 
@@ -43,3 +48,13 @@ def configured(*selectors: str, severity: Severity | None = None) -> list[Config
         for cls in REGISTRY
         if cls.meta.id in ids
     ]
+
+
+def unused_findings(
+    unused: Iterable[UnusedSuppression], rules: Sequence[ConfiguredRule], registry: Registry
+) -> list[Finding]:
+    """SUP001's findings on what the suppression step left unused, judged by the engine as a run would:
+    `rules` are the rules enabled in the run (SUP001 among them, or nothing is reported)."""
+    catalog = {cls.meta.id: cls.meta for cls in registry}
+    engine = Engine(rules, catalog=catalog, enabled=frozenset(r.id for r in rules))
+    return list(engine.judge_suppressions(unused))

@@ -16,7 +16,7 @@ def _files(*files: FileDirectives) -> dict[str, FileDirectives]:
 def test_line_directive_suppresses_its_rule_on_its_line_only() -> None:
     directive = Directive(3, 20, ("CMD001",))
     findings = [finding("CMD001", line=3), finding("CMD005", line=3), finding("CMD001", line=4)]
-    result = suppress(findings, _files(FileDirectives("app.py", (directive,))), {}, REGISTRY)
+    result = suppress(findings, _files(FileDirectives("app.py", (directive,))), {}, REGISTRY.resolve)
     assert [(f.rule_id, f.location.line) for f in result.kept] == [("CMD005", 3), ("CMD001", 4)]
     assert result.suppressed == 1
     assert result.unused == []
@@ -30,7 +30,7 @@ def test_blanket_slug_and_lowercase_id() -> None:
         finding("CMD001", line=2),
         finding("CMD001", line=3),
     ]
-    result = suppress(findings, _files(FileDirectives("app.py", directives)), {}, REGISTRY)
+    result = suppress(findings, _files(FileDirectives("app.py", directives)), {}, REGISTRY.resolve)
     assert result.kept == [] and result.suppressed == 4 and result.unused == []
 
 
@@ -49,7 +49,7 @@ def test_directive_on_any_line_of_a_multi_line_call() -> None:
     files = _files(read_directives(source, "app.py"))
     on_call = [finding("CMD001", line=4, end_line=7), finding("CMD002", line=4, end_line=7)]
     below = finding("CMD005", line=3, end_line=3)
-    result = suppress([*on_call, below], files, {}, REGISTRY)
+    result = suppress([*on_call, below], files, {}, REGISTRY.resolve)
     assert result.kept == [below]
     assert result.unused == [Unused("app.py", Directive(8, 11, ("CMD005",)), "CMD005")]
 
@@ -57,7 +57,7 @@ def test_directive_on_any_line_of_a_multi_line_call() -> None:
 def test_file_directive_covers_the_whole_file_and_only_it() -> None:
     files = _files(FileDirectives("a.py", (Directive(40, 1, ("CMD", "CMD001"), whole_file=True),)))
     findings = [finding("CMD001", "a.py", 2), finding("CMD001", "a.py", None), finding("CMD001", "b.py", 2)]
-    result = suppress(findings, files, {}, REGISTRY)
+    result = suppress(findings, files, {}, REGISTRY.resolve)
     assert [f.location.path for f in result.kept] == ["b.py"]
     # `CMD` is a family, not a rule id or slug: directives name rules, so it is an unknown code
     assert result.unused == [Unused("a.py", Directive(40, 1, ("CMD", "CMD001"), whole_file=True), "CMD")]
@@ -76,7 +76,7 @@ def test_per_file_globs_relative_to_the_root() -> None:
         finding("CFG001", "scripts/redis.py", source=SOURCE_CONFIG),
         finding("CMD001", "tests/live", source=SOURCE_LIVE),
     ]
-    result = suppress(findings, {}, ignores, REGISTRY, root="/repo")
+    result = suppress(findings, {}, ignores, REGISTRY.resolve, root="/repo")
     assert [(f.rule_id, f.location.path) for f in result.kept] == [
         ("CMD005", "tests/unit/test_cache.py"),
         ("CMD001", "/elsewhere/tests/test_a.py"),
@@ -93,7 +93,7 @@ def test_unused_lists_each_code_and_blanket_directives_that_suppressed_nothing()
     malformed = Directive(3, 9, ("rediscipline: ignore[",))
     unused_file = Directive(4, 1, ("TTL001",), whole_file=True)
     files = _files(FileDirectives("a.py", (used_one, blanket, malformed, unused_file)), FileDirectives("b.py", ()))
-    result = suppress([finding("CMD001", "a.py", 1)], files, {}, REGISTRY)
+    result = suppress([finding("CMD001", "a.py", 1)], files, {}, REGISTRY.resolve)
     assert result.kept == []
     assert result.unused == [
         Unused("a.py", used_one, "KEY005"),
@@ -109,21 +109,21 @@ def test_every_matching_mechanism_counts_as_used() -> None:
     line = Directive(5, 9, ("CMD001",))
     whole = Directive(1, 1, ("CMD001",), whole_file=True)
     files = _files(FileDirectives("tests/a.py", (whole, line)))
-    result = suppress([finding("CMD001", "tests/a.py", 5)], files, {"tests": frozenset({"CMD001"})}, REGISTRY)
+    result = suppress([finding("CMD001", "tests/a.py", 5)], files, {"tests": frozenset({"CMD001"})}, REGISTRY.resolve)
     assert result.suppressed == 1 and result.unused == []
 
 
 def test_sup001_silences_unused_reports() -> None:
     """Naming SUP001 in the directive, in a file directive or a per-file glob keeps unused ones quiet."""
     own = Directive(1, 9, ("CMD001", "SUP001"))
-    result = suppress([], _files(FileDirectives("a.py", (own,))), {}, REGISTRY)
+    result = suppress([], _files(FileDirectives("a.py", (own,))), {}, REGISTRY.resolve)
     assert result.unused == []
     whole = Directive(9, 1, ("unused-suppression",), whole_file=True)
-    result = suppress([], _files(FileDirectives("a.py", (Directive(1, 9, ("CMD001",)), whole))), {}, REGISTRY)
+    result = suppress([], _files(FileDirectives("a.py", (Directive(1, 9, ("CMD001",)), whole))), {}, REGISTRY.resolve)
     assert result.unused == []
-    globbed = suppress([], _files(FileDirectives("a.py", (own,))), {"*.py": frozenset({"SUP001"})}, REGISTRY)
+    globbed = suppress([], _files(FileDirectives("a.py", (own,))), {"*.py": frozenset({"SUP001"})}, REGISTRY.resolve)
     assert globbed.unused == []
-    plain = suppress([], _files(FileDirectives("a.py", (Directive(1, 9, ("CMD001",)),))), {}, REGISTRY)
+    plain = suppress([], _files(FileDirectives("a.py", (Directive(1, 9, ("CMD001",)),))), {}, REGISTRY.resolve)
     assert plain.unused == [Unused("a.py", Directive(1, 9, ("CMD001",)), "CMD001")]
 
 
@@ -131,6 +131,6 @@ def test_findings_without_a_path_or_line_pass_through() -> None:
     files = _files(FileDirectives("app.py", (Directive(1, 1, ()),)))
     server = finding("CFG001", None, None, source=SOURCE_LIVE)
     whole_file = finding("CMD001", "app.py", None)
-    result = suppress([server, whole_file], files, {}, REGISTRY)
+    result = suppress([server, whole_file], files, {}, REGISTRY.resolve)
     assert result.kept == [server, whole_file]
     assert result.unused == [Unused("app.py", Directive(1, 1, ()), None)]

@@ -8,15 +8,14 @@ from rediscipline.model.location import Location
 from rediscipline.model.severity import Severity
 from rediscipline.sources.code.directives import read_directives
 from rediscipline.suppress.apply import Unused, suppress
-from rediscipline.suppress.unused import unused_findings
-from tests.suppress.helpers import REGISTRY, configured, finding
+from tests.suppress.helpers import REGISTRY, configured, finding, unused_findings
 
 ALL = configured("ALL")
 
 
 def _report(source: str, *rules: str, findings: tuple[str, ...] = ()) -> list[tuple[str, int, int, str, str]]:
     files = {"app.py": read_directives(source, "app.py")}
-    result = suppress([finding(rule_id, line=1) for rule_id in findings], files, {}, REGISTRY)
+    result = suppress([finding(rule_id, line=1) for rule_id in findings], files, {}, REGISTRY.resolve)
     out = unused_findings(result.unused, configured(*rules) if rules else ALL, REGISTRY)
     return [(f.rule_id, f.location.line or 0, f.location.column or 0, f.code, f.message.en) for f in out]
 
@@ -62,7 +61,7 @@ def test_whole_directive_unused_and_blanket_and_file_forms() -> None:
 
 def test_malformed_is_reported_with_the_text_escaped() -> None:
     directives = {"app.py": FileDirectives("app.py", (Directive(2, 5, ("rediscipline: ignore CMD001\x1b[31m",)),))}
-    result = suppress([], directives, {}, REGISTRY)
+    result = suppress([], directives, {}, REGISTRY.resolve)
     [only] = unused_findings(result.unused, ALL, REGISTRY)
     assert (only.code, only.location.line, only.location.column) == ("malformed", 2, 5)
     assert only.message.en == (
@@ -101,7 +100,7 @@ def test_configured_severity_and_location() -> None:
 
 def test_fingerprints_survive_line_moves_and_number_repeats() -> None:
     def fingerprints(source: str) -> list[str]:
-        result = suppress([], {"app.py": read_directives(source, "app.py")}, {}, REGISTRY)
+        result = suppress([], {"app.py": read_directives(source, "app.py")}, {}, REGISTRY.resolve)
         return [f.fingerprint for f in unused_findings(result.unused, ALL, REGISTRY)]
 
     before = fingerprints("a = 1  # rediscipline: ignore[CMD001]\nb = 2  # rediscipline: ignore[ CMD001 ]\n")
@@ -120,4 +119,4 @@ def test_the_engine_runs_no_tool_rule() -> None:
     engine = Engine(sup001)
     engine.begin_input(Location("keys", "keys.txt"))
     engine.feed_name(b"user:1:profile", 1, None)
-    assert engine.finish("keys").findings == []
+    assert engine.finish("keys").findings == ()

@@ -2,24 +2,20 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Sequence
-from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from rediscipline.api.common import build_report, new_engine, settings_for
-from rediscipline.model.location import SOURCE_KEYS, Location
+from rediscipline.api.common import settings_for
+from rediscipline.api.driver import run
 from rediscipline.model.report import Report
 from rediscipline.rules import default_registry
 from rediscipline.rules.registry import Registry
 from rediscipline.settings.layering import Settings
 from rediscipline.settings.loader import Overrides
-from rediscipline.sources.errors import SourceError
-from rediscipline.sources.keylist import read_keys
-
-READ_BUFFER = 1 << 20
+from rediscipline.sources.keylist import KeyListSource, NameSource
+from rediscipline.suppress.baseline import load_baseline
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,39 +32,21 @@ def check_keys(
     *,
     stdin: BinaryIO | None = None,
     registry: Registry | None = None,
+    baseline: Path | None = None,
 ) -> Report:
-    """Lint key lists (files or standard input) against the naming rules and return the report."""
+    """Lint key lists (files or standard input) against the naming rules and return the report.
+
+    `baseline`: hide the findings recorded in this baseline file (`rediscipline baseline create --keys`).
+    """
     registry = registry or default_registry()
     settings = settings or settings_for(registry=registry)
-    engine = new_engine(settings)
-    feed = engine.feed_name
-    with ExitStack() as stack:
-        for item in inputs:
-            if item.path == "-":
-                stream = stdin or sys.stdin.buffer
-                shown = "-"
-            else:
-                try:
-                    stream = stack.enter_context(Path(item.path).open("rb", buffering=READ_BUFFER))
-                except OSError as error:
-                    raise SourceError(f"cannot read {item.path}: {error.strerror or error}") from None
-                shown = item.path
-            engine.begin_input(Location(SOURCE_KEYS, shown))
-            try:
-                for name, line, key_type in read_keys(stream, item.input_format, shown):
-                    feed(name, line, key_type)
-            except OSError as error:
-                raise SourceError(f"cannot read {shown}: {error.strerror or error}") from None
-    result = engine.finish(SOURCE_KEYS)
-    return build_report(result, settings, registry, "keys", tuple(i.path for i in inputs))
+    source = KeyListSource([(i.path, i.input_format) for i in inputs], stdin)
+    known = load_baseline(baseline) if baseline is not None else None
+    return run([source], settings, command="keys", registry=registry, baseline=known)
 
 
 def check_key_names(names: Iterable[bytes | str], settings: Settings | None = None) -> Report:
     """Lint key names given in memory (bytes, or str encoded as UTF-8)."""
     registry = default_registry()
     settings = settings or settings_for(Overrides(isolated=True), registry)
-    engine = new_engine(settings)
-    engine.begin_input(Location(SOURCE_KEYS, "<memory>"))
-    for index, name in enumerate(names, 1):
-        engine.feed_name(name.encode("utf-8") if isinstance(name, str) else name, index)
-    return build_report(engine.finish(SOURCE_KEYS), settings, registry, "keys", ("<memory>",))
+    return run([NameSource(names)], settings, command="keys", registry=registry)

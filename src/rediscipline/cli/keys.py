@@ -9,18 +9,36 @@ import click
 
 from rediscipline.api import KeyInput, check_keys, settings_for
 from rediscipline.cli.common import output_options, overrides_from, settings_options, write_report
+from rediscipline.model.report import Report
 from rediscipline.render import RENDERERS
+from rediscipline.settings.layering import Settings
 from rediscipline.sources.keylist import FORMATS
 
-
-@click.command("keys")
-@click.argument("files", nargs=-1, metavar="[FILE|-]...")
-@click.option(
+input_format_option = click.option(
     "--input-format",
     type=click.Choice(FORMATS),
     default="raw",
     show_default=True,
     help="raw lines, redis-cli --quoted-output lines, or JSON lines with key / key_b64.",
+)
+
+
+def keys_report(files: tuple[str, ...], input_format: str, settings: Settings, baseline: Path | None) -> Report:
+    """Check the key lists `files` (standard input when there are none) and return the report."""
+    inputs = [KeyInput(path, input_format) for path in (files or ("-",))]
+    for item in inputs:
+        if item.path != "-" and Path(item.path).is_dir():
+            raise click.BadParameter(f"{item.path} is a directory", param_hint="FILE")
+    return check_keys(inputs, settings, baseline=baseline)
+
+
+@click.command("keys")
+@click.argument("files", nargs=-1, metavar="[FILE|-]...")
+@input_format_option
+@click.option(
+    "--baseline",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Report only findings not recorded in this baseline file (`rediscipline baseline create --keys`).",
 )
 @settings_options
 @output_options(tuple(RENDERERS))
@@ -29,6 +47,7 @@ def keys_command(
     *,
     files: tuple[str, ...],
     input_format: str,
+    baseline: Path | None,
     output_format: str,
     output: Path | None,
     color: str,
@@ -42,9 +61,5 @@ def keys_command(
     rediscipline keys keys.txt --lang zh
     """
     settings = settings_for(overrides_from(params))
-    inputs = [KeyInput(path, input_format) for path in (files or ("-",))]
-    for item in inputs:
-        if item.path != "-" and Path(item.path).is_dir():
-            raise click.BadParameter(f"{item.path} is a directory", param_hint="FILE")
-    report = check_keys(inputs, settings)
+    report = keys_report(files, input_format, settings, baseline)
     write_report(report, settings, output_format=output_format, output=output, color=color, exit_zero=exit_zero)

@@ -1,7 +1,10 @@
 """Stable finding identity, shared by baselines, SARIF `partialFingerprints` and de-duplication.
 
 A key finding is identified by what it is about (rule, sub-code, source kind, key pattern), never by a
-count, an example or a line number, so the same problem keeps its fingerprint across runs.
+count, an example or a line number, so the same problem keeps its fingerprint across runs: a pattern found
+again on the next scan of the same kind of source (`live`, `rdb`, `keys`) matches its baseline entry, whichever
+server or file it came from. A finding about a command or a server (no pattern) is identified by its subject
+and evidence instead (`keys` seen in commandstats); one at a place in a file by `site_fingerprint`.
 """
 
 from __future__ import annotations

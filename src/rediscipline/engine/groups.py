@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from rediscipline.engine.fingerprint import key_fingerprint, site_fingerprint
-from rediscipline.model.finding import Example, Finding
+from rediscipline.model.finding import Example, Finding, Violation
 from rediscipline.model.location import Location
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.rules.base import ConfiguredRule, RuleContext
 
 GroupKey = tuple[str, str, bytes]  # rule id, code, pattern
 SiteKey = tuple[str, str, str | None, int | None, int | None, str | None]  # rule, code, path, line, column, subject
@@ -24,6 +26,13 @@ class ResolvedViolation:
     message: Text
     value: float | None
     namespace: str | None
+
+
+def resolve(configured: ConfiguredRule, ctx: RuleContext[Any], v: Violation) -> ResolvedViolation:
+    """A rule's violation with the severity it ends up with: the user's, when set, else the rule's choice."""
+    namespace = ctx.namespace.pattern if ctx.namespace else None
+    severity = configured.severity if configured.forced else (v.severity or configured.severity)
+    return ResolvedViolation(configured.id, v.code, severity, v.message, v.value, namespace)
 
 
 @dataclass(slots=True)
@@ -140,26 +149,31 @@ class Groups:
             self.add_group(moved[key[2]], group)
 
     def findings(self, source: str) -> list[Finding]:
+        """Every finding: key patterns and subjects by severity, then places in files in file order.
+
+        A finding's fingerprint names the kind of source of its location (`live`, `rdb`, `keys`, `code`,
+        `config`); `source` stands in for a key finding that has no example to give a location.
+        """
         out: list[Finding] = []
         for (rule_id, code, pattern), group in self._groups.items():
             first = group.examples[0].location if group.examples else Location(source)
             location = Location(first.source, first.path, first.line, None, first.db)
-            fingerprint = key_fingerprint(rule_id, code, source, pattern)
+            fingerprint = key_fingerprint(rule_id, code, location.source, pattern)
             out.append(_finding(group, code, location, fingerprint, pattern=pattern))
         for (rule_id, code, (subject, evidence)), group in self._subjects.items():
             location = self._subject_origin[(rule_id, code, (subject, evidence))]
-            fingerprint = key_fingerprint(rule_id, code, source, f"\0{subject}\0{evidence}".encode())
+            fingerprint = key_fingerprint(rule_id, code, location.source, f"\0{subject}\0{evidence}".encode())
             out.append(_finding(group, code, location, fingerprint, subject=subject))
         out.sort(key=lambda f: (-f.severity, f.rule_id, -f.count, f.pattern or b"", f.code))
-        return out + self._site_findings(source)
+        return out + self._site_findings()
 
-    def _site_findings(self, source: str) -> list[Finding]:
+    def _site_findings(self) -> list[Finding]:
         """Findings at places in files, in file order; see `site_fingerprint` for their identity."""
         out: list[Finding] = []
         seen: dict[str, int] = {}
         ordered = sorted(self._sites.items(), key=lambda item: (item[0][2] or "", item[0][3] or 0, item[0][4] or 0))
         for (rule_id, code, _path, _line, _column, _subject), (violation, origin, pattern, subject) in ordered:
-            base = site_fingerprint(rule_id, code, source, origin)
+            base = site_fingerprint(rule_id, code, origin.source, origin)
             seen[base] = occurrence = seen.get(base, 0) + 1
             fingerprint = base if occurrence == 1 else f"{base}.{occurrence}"
             group = Group(violation, 1, [Example(pattern, origin)] if pattern is not None else [], violation.value)

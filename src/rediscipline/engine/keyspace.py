@@ -23,8 +23,10 @@ from rediscipline.model.keyspace import (
     TopKey,
     TypeStat,
 )
+from rediscipline.model.plan import SUMMARY_FIELDS
 
 NAMESPACE_CAP = 2_000
+FIELD_COUNT = len(SUMMARY_FIELDS)
 OTHER = "<other>"
 NO_NAMESPACE = "<no namespace>"
 TOP_KEYS = 20
@@ -94,6 +96,7 @@ class KeyspaceCollector:
         self._persistent_memory = 0
         self._persistent_memory_sq = 0.0
         self._sample: tuple[float, int] | None = None
+        self._measured: set[str] = set()  # the summary's fields some key carried
 
     def set_sampling(self, rate: float, population: int) -> None:
         self._sample = (rate, population)
@@ -108,6 +111,8 @@ class KeyspaceCollector:
         length = fact.length or 0
         ttl = fact.ttl_ms
         has_ttl = ttl is not None and ttl >= 0
+        if len(self._measured) < FIELD_COUNT:
+            self._note_fields(fact)
         self.keys += 1
         if memory:
             self._sum_memory_sq += memory * memory
@@ -138,6 +143,17 @@ class KeyspaceCollector:
             self._push(self._by_memory, memory, fact)
         if length and fact.type != "string" and (len(self._by_length) < self.top or length >= self._by_length[0][0]):
             self._push(self._by_length, length, fact)
+
+    def _note_fields(self, fact: KeyFact) -> None:
+        """Record which summary fields keys carry (a source fills the same ones for every key it probes)."""
+        for name, value in (
+            ("type", fact.type),
+            ("ttl", fact.ttl_ms),
+            ("memory", fact.memory),
+            ("length", fact.length),
+        ):
+            if value is not None:
+                self._measured.add(name)
 
     def _fold(self) -> None:
         """Turn the per-combination counters into the per-dimension tables the report shows."""
@@ -202,6 +218,7 @@ class KeyspaceCollector:
             top_by_length=tuple(entry[2] for entry in sorted(self._by_length, reverse=True)),
             skipped=self.skipped,
             sampling=self._sampling(),
+            measured=frozenset(self._measured),
         )
 
     def _sampling(self) -> Sampling | None:

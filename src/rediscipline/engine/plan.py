@@ -1,41 +1,31 @@
-"""The ProbePlan: which facts and which KeyFact fields the enabled rules need.
+"""The ProbePlan of a run: which facts, KeyFact fields and server parts the enabled rules need.
 
-A live scan sends `MEMORY USAGE` only if an enabled rule needs memory; a key list needs nothing but names.
+A live scan sends `MEMORY USAGE` only if an enabled rule needs memory, or the full keyspace summary was asked
+for; a key list needs nothing but names. The keyspace summary declares its needs (`SUMMARY_FIELDS`) like a rule.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
-from rediscipline.model.facts import KEY_FIELDS
+from rediscipline.model.plan import KEY_FIELDS, SERVER_PARTS, SUMMARY_FIELDS, ProbePlan
 from rediscipline.rules.base import CommandRule, Rule
 
 
-@dataclass(frozen=True, slots=True)
-class ProbePlan:
-    """`server`: some rule reads the ServerFact; `commands`: some rule judges CommandFacts (commandstats, slow log)."""
-
-    key_fields: frozenset[str]
-    rule_ids: frozenset[str]
-    server: bool = False
-    commands: bool = False
-
-    def needs(self, field: str) -> bool:
-        return field in self.key_fields
-
-
-def plan_for(rules: Iterable[Rule[Any]]) -> ProbePlan:
-    fields: set[str] = set()
-    ids: set[str] = set()
-    server = commands = False
+def plan_for(rules: Iterable[Rule[Any]], *, summary: bool = False) -> ProbePlan:
+    """The plan of `rules`; `summary` adds the fields of the full keyspace summary."""
+    fields: set[str] = set(SUMMARY_FIELDS) if summary else set()
+    server: set[str] = set()
+    commands = False
     for rule in rules:
-        server = server or rule.uses_server
         commands = commands or isinstance(rule, CommandRule)
         unknown = set(rule.needs) - set(KEY_FIELDS)
         if unknown:
             raise ValueError(f"{rule.meta.id} needs unknown fields {sorted(unknown)}")
+        parts = set(rule.reads_server) - set(SERVER_PARTS)
+        if parts:
+            raise ValueError(f"{rule.meta.id} reads unknown server parts {sorted(parts)}")
         fields |= rule.needs
-        ids.add(rule.meta.id)
-    return ProbePlan(frozenset(fields), frozenset(ids), server, commands)
+        server |= rule.reads_server
+    return ProbePlan(frozenset(fields), frozenset(server), commands, summary)

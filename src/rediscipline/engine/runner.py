@@ -1,31 +1,39 @@
-"""Run configured rules over key facts, memoising name rules per template, and build the findings.
+"""Run configured rules over the facts of every source, memoising name rules per template, and build the findings.
 
-The per-key path (`feed_name`) is the hot loop of `rediscipline keys` on 40 M names: one regex split to get
-the template, one dict lookup in the memo of rule results, one pattern count, and a counter bump per
-violation. Rules run only on a memo miss, once per distinct (template, type, scope).
+Facts arrive through one entry, `consume`, which hands each kind to its path. The per-key path (`feed_name`,
+run for every name of a `KeyNames` batch) is the hot loop of `rediscipline keys` on 40 M names: one regex
+split to get the template, one dict lookup in the memo of rule results, one pattern count, and a counter bump
+per violation. Rules run only on a memo miss, once per distinct (template, type, scope).
+
+The result (`finish`) is frozen. Suppression comments are not judged during the pass: the suppression step
+runs on the finished findings, and hands what it left unused back to `judge_suppressions`.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from rediscipline.engine.flagged import FlaggedKeys
-from rediscipline.engine.groups import Group, Groups, ResolvedViolation
+from rediscipline.engine.groups import Group, Groups, ResolvedViolation, resolve
 from rediscipline.engine.keyspace import KeyspaceCollector, count_estimate
 from rediscipline.engine.patterns import PatternTable
-from rediscipline.engine.plan import ProbePlan, plan_for
-from rediscipline.model.code import CodeCall
-from rediscipline.model.facts import CommandFact, KeyFact
+from rediscipline.engine.plan import plan_for
+from rediscipline.engine.scopes import Scope, Scopes
+from rediscipline.engine.score import score
+from rediscipline.engine.suppressions import suppression_findings
+from rediscipline.engine.unreadable import UnreadableTally
+from rediscipline.model.code import CodeCall, FileDirectives, UnusedSuppression
+from rediscipline.model.facts import CommandFact, KeyFact, KeyNames, KeySample, UnreadableKey, Vanished
 from rediscipline.model.finding import Finding, Violation
-from rediscipline.model.glob import GlobMatcher
 from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.keypattern import DATE_PREFIXES, DIGITS_TO_ZERO, infer_parts, skeleton_offsets
-from rediscipline.model.location import SOURCE_CONFIG, Location
+from rediscipline.model.location import SOURCE_CONFIG, SOURCE_KEYS, Location
 from rediscipline.model.namespace import NamespacePolicy
-from rediscipline.model.report import PatternStat, Stats
+from rediscipline.model.plan import ProbePlan
+from rediscipline.model.report import PatternStat, RuleMeta, Stats, UnreadableKeys
 from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
 from rediscipline.rules.base import (
@@ -38,29 +46,14 @@ from rediscipline.rules.base import (
     InstanceRule,
     NameRule,
     RuleContext,
+    SuppressionRule,
 )
 
 MEMO_LIMIT = 200_000
 #: Resolved forms of the violations fact rules returned, by identity (most are shared: see `feed`).
 RESOLVED_LIMIT = 4_096
-#: What a rule firing on the server costs the server part of the score, by severity (see `_score`).
 #: KeyFact fields a names-only source (a key list) can provide: aggregates needing more are not fed names.
 NAME_FIELDS = frozenset({"type"})
-INSTANCE_PENALTY = {Severity.ERROR: 25, Severity.WARNING: 10, Severity.NOTE: 3}
-
-
-@dataclass(slots=True)
-class _Scope:
-    """The rules that apply to keys of one (namespace, per-key-ignore) combination."""
-
-    name_rules: list[tuple[ConfiguredRule, RuleContext[Any]]]
-    aggregates: list[tuple[ConfiguredRule, RuleContext[Any], Accumulator]]
-    namespace: str | None
-    command_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
-    call_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
-    instance_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
-    #: bound `check` methods of the fact rules, so the per-key loop does no attribute lookups
-    fact_checks: list[tuple[Any, ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -73,18 +66,25 @@ class _Verdict:
     accumulators: tuple[Accumulator, ...]  # aggregates that want this key's facts
     name_accumulators: tuple[Accumulator, ...]  # the subset that needs nothing but the name and type
     template: KeyTemplate
-    scope: _Scope
+    scope: Scope
     fact_checks: tuple[tuple[Any, ConfiguredRule, RuleContext[Any]], ...]  # the scope's, for this key type
     #: the groups its violations were last counted in, with that pattern (see Engine._count_name_violations)
     groups: tuple[bytes, list[Group]] | None = None
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class EngineResult:
-    findings: list[Finding]
+    """What one pass found: findings in report order, statistics, and what the suppression step needs.
+
+    `directives` are the suppression comments the sources gave (one entry per file); `unreadable` the keys a
+    scan listed but could not read, with their patterns.
+    """
+
+    findings: tuple[Finding, ...]
     stats: Stats
     plan: ProbePlan
-    rule_ids: frozenset[str] = field(default_factory=frozenset)
+    directives: tuple[FileDirectives, ...] = ()
+    unreadable: UnreadableKeys | None = None
 
 
 class Engine:
@@ -96,17 +96,21 @@ class Engine:
         *,
         pattern_cap: int = 50_000,
         examples: int = 3,
+        summary: bool = False,
+        catalog: Mapping[str, RuleMeta] | None = None,
+        enabled: frozenset[str] | None = None,
     ) -> None:
+        """`summary`: the full keyspace summary is asked for (its fields join the plan); `catalog` and
+        `enabled`: every known rule and the ids enabled in the run (default: these rules), for SUP001."""
         self.rules = list(rules)
-        self.plan = plan_for(r.rule for r in self.rules)
+        self.plan = plan_for((r.rule for r in self.rules), summary=summary)
+        catalog = catalog if catalog is not None else {r.id: r.rule.meta for r in rules}
+        enabled = enabled if enabled is not None else frozenset(r.id for r in self.rules)
         self.namespaces = tuple(namespaces)
-        self._ns_matcher = GlobMatcher([ns.pattern for ns in self.namespaces]) if self.namespaces else None
-        ignores = dict(key_ignores or {})
-        self._ignore_globs = [GlobMatcher([glob]) for glob in ignores]
-        self._ignore_sets = list(ignores.values())
-        self._scoped = self._ns_matcher is not None or bool(self._ignore_globs)
-        self._scopes: dict[tuple[int | None, tuple[int, ...]], _Scope] = {}
-        self._accumulators: dict[str, Accumulator] = {}
+        scopes = Scopes(self.rules, self.namespaces, dict(key_ignores or {}), catalog, enabled)
+        self._scopes = scopes
+        self._scoped, self._scope_of, self._scope, self._context = scopes.scoped, scopes.of, scopes.get, scopes.context
+        self._accumulators = scopes.accumulators
         self._memo: dict[Any, tuple[_Verdict, tuple[int, ...] | None]] = {}
         self._fast: dict[bytes | tuple[bytes, str], tuple[_Verdict, tuple[int, ...]]] = {}
         self._resolved: dict[int, tuple[Violation, RuleContext[Any], ResolvedViolation]] = {}
@@ -115,6 +119,9 @@ class Engine:
         self.keys = 0
         self.flagged = FlaggedKeys(self.patterns.canonical)
         self.server: ServerFact | None = None
+        self._judged_servers = Groups(examples)  # findings of servers replaced by a later one (config files)
+        self._directives: list[FileDirectives] = []
+        self._unreadable = UnreadableTally()
         self.keyspace = KeyspaceCollector()
         self._probed = False  # some fact carried probed fields: report keyspace statistics
         self._sample_rate: float | None = None
@@ -123,19 +130,57 @@ class Engine:
 
     # -- input -----------------------------------------------------------------------------------------
 
+    def consume(self, facts: Iterable[Any]) -> None:
+        """Judge every fact a source yields (`model.source.Fact`): the engine's one entry."""
+        handlers: dict[type, Callable[[Any], Any]] = self._handlers()
+        for fact in facts:
+            handler = handlers.get(fact.__class__)
+            if handler is None:
+                handler = handlers[fact.__class__] = self._handler_of(fact)
+            handler(fact)
+
+    def _handlers(self) -> dict[type, Callable[[Any], Any]]:
+        return {
+            KeyFact: self.feed,
+            KeyNames: self.feed_names,
+            UnreadableKey: self.feed_unreadable,
+            Vanished: self.skip,
+            KeySample: self.set_sample,
+            CommandFact: self.feed_command,
+            CodeCall: self.feed_call,
+            ServerFact: self.set_server,
+            FileDirectives: self._directives.append,
+        }
+
+    def _handler_of(self, fact: Any) -> Callable[[Any], Any]:
+        """The path of a fact whose class is a subclass of a known one (a dump's `RdbKey` is a KeyFact)."""
+        for kind, handler in self._handlers().items():
+            if isinstance(fact, kind):
+                return handler
+        raise TypeError(f"not a fact: {type(fact).__name__}")
+
     def set_server(self, server: ServerFact) -> None:
-        """Make the instance visible to rules (`ctx.server`); call before feeding its keys."""
+        """Make the instance visible to rules (`ctx.server`); call before feeding its keys.
+
+        A server that replaces another (several config files in one run) has the instance rules judge the
+        one before it at once: its keys, if any, came before it.
+        """
+        if self.server is not None:
+            self._judge_server(self.server, None, self._judged_servers)
         self.server = server
-        self._scopes.clear()
+        self._scopes.set_server(server)
         self._memo.clear()
         self._fast.clear()
+
+    def set_sample(self, sample: KeySample) -> None:
+        self.set_sampling(sample.rate, sample.population)
 
     def set_sampling(self, rate: float, population: int) -> None:
         """Keys are a Bernoulli sample of rate `rate` of `population` keys: report estimates with CIs."""
         self._sample_rate = rate
         self.keyspace.set_sampling(rate, population)
 
-    def skip(self) -> None:
+    def skip(self, _vanished: Vanished | None = None) -> None:
         """Count a key that vanished or changed type between listing and probing."""
         self.keyspace.skipped += 1
 
@@ -190,6 +235,20 @@ class Engine:
                 accumulator.add(fact, recorded)
         return recorded
 
+    def feed_names(self, batch: KeyNames) -> None:
+        """Check a batch of names from one input (a key list): `feed_name` for each, at its line."""
+        self._origin = batch.origin
+        feed = self.feed_name
+        for name, line, key_type in batch.records:
+            feed(name, line, key_type)
+
+    def feed_unreadable(self, key: UnreadableKey) -> None:
+        """A key the scanning user may not read: judged by its name, counted under its pattern."""
+        before = self._origin
+        self._origin = key.origin
+        self._unreadable.add(self.feed_name(key.name))
+        self._origin = before
+
     def feed(self, fact: KeyFact) -> None:
         """Check one fact: a concrete key with probed fields, or a template from code."""
         name = fact.name
@@ -229,7 +288,9 @@ class Engine:
             self.flagged.add(recorded)
         for accumulator in verdict.accumulators:
             accumulator.add(fact, recorded)
-        if fact.type is not None and isinstance(name, bytes):
+        if isinstance(name, bytes) and (
+            fact.type is not None or fact.ttl_ms is not None or fact.memory is not None or fact.length is not None
+        ):
             self._probed = True
             self.keyspace.add(fact, verdict.scope.namespace, recorded)
 
@@ -262,7 +323,7 @@ class Engine:
                 self.groups.add_site(resolved, fact.origin, verdict.pattern, None)
 
     def feed_command(self, fact: CommandFact) -> None:
-        """Check one command (from commandstats, the slow log, code or the runtime guard).
+        """Check one command (from commandstats, the slow log or code).
 
         A command at a place in a file (code) makes findings at that place; others are grouped by command.
         """
@@ -288,59 +349,13 @@ class Engine:
 
     # -- evaluation ------------------------------------------------------------------------------------
 
-    def _scope_of(self, name: bytes) -> tuple[int | None, tuple[int, ...]]:
-        namespace = self._ns_matcher.match(name) if self._ns_matcher is not None else None
-        ignored = tuple(i for i, matcher in enumerate(self._ignore_globs) if matcher.match(name) is not None)
-        return (namespace, ignored)
-
-    def _scope(self, scope: tuple[int | None, tuple[int, ...]] | None) -> _Scope:
-        found = self._scopes.get(scope or (None, ()))
-        if found is not None:
-            return found
-        ns_index, ignored = scope or (None, ())
-        namespace = self.namespaces[ns_index] if ns_index is not None else None
-        skip: set[str] = set()
-        for index in ignored:
-            skip |= self._ignore_sets[index]
-        if namespace is not None:
-            skip |= set(namespace.ignore)
-        built = _Scope([], [], namespace.pattern if namespace else None)
-        for configured in self.rules:
-            if configured.id in skip:
-                continue
-            ctx: RuleContext[Any] = RuleContext(
-                configured.options, configured.severity, namespace, self.namespaces, self.server
-            )
-            if isinstance(configured.rule, CommandRule):
-                built.command_rules.append((configured, ctx))
-            elif isinstance(configured.rule, CallRule):
-                built.call_rules.append((configured, ctx))
-            elif isinstance(configured.rule, InstanceRule):
-                built.instance_rules.append((configured, ctx))
-            elif isinstance(configured.rule, NameRule):
-                built.name_rules.append((configured, ctx))
-            elif isinstance(configured.rule, FactRule):
-                built.fact_checks.append((configured.rule.check, configured, ctx))
-            elif isinstance(configured.rule, AggregateRule):
-                accumulator = self._accumulators.get(configured.id)
-                if accumulator is None:
-                    accumulator = configured.rule.accumulator(ctx)
-                    self._accumulators[configured.id] = accumulator
-                built.aggregates.append((configured, ctx, accumulator))
-        self._scopes[scope or (None, ())] = built
-        return built
-
     def _resolve(
         self, configured: ConfiguredRule, ctx: RuleContext[Any], violations: Iterable[Violation]
     ) -> Iterable[ResolvedViolation]:
         for v in violations:
             yield self._resolve_one(configured, ctx, v)
 
-    @staticmethod
-    def _resolve_one(configured: ConfiguredRule, ctx: RuleContext[Any], v: Violation) -> ResolvedViolation:
-        namespace = ctx.namespace.pattern if ctx.namespace else None
-        severity = configured.severity if configured.forced else (v.severity or configured.severity)
-        return ResolvedViolation(configured.id, v.code, severity, v.message, v.value, namespace)
+    _resolve_one = staticmethod(resolve)
 
     def _memoised(self, memo_key: Any) -> tuple[_Verdict, tuple[int, ...] | None]:
         found = self._memo.get(memo_key)
@@ -383,15 +398,18 @@ class Engine:
 
     # -- output ----------------------------------------------------------------------------------------
 
-    def finish(self, source: str) -> EngineResult:
-        """Compact patterns, flush aggregate rules and return findings and statistics."""
+    def finish(self, source: str = SOURCE_KEYS) -> EngineResult:
+        """Compact patterns, flush aggregate rules, judge the server and return findings and statistics.
+
+        `source` names where keys came from, for findings that have no example to say so (an aggregate's).
+        """
         self.groups.remap(self.patterns.compact())
         flagged_aggregates: list[tuple[bytes, int]] = []
         for configured in self.rules:
             accumulator = self._accumulators.get(configured.id)
             if accumulator is None:
                 continue
-            ctx = RuleContext(configured.options, configured.severity, None, self.namespaces, self.server)
+            ctx = self._context(configured, None)
             for result in accumulator.finish():
                 for resolved in self._resolve(configured, ctx, (result.violation,)):
                     target = self.patterns.canonical(result.pattern)
@@ -401,18 +419,8 @@ class Engine:
         flagged = self.flagged.total(flagged_aggregates, self.patterns.counts, self.keys)
         keyspace = self.keyspace.finish() if self._probed else None
         if self.server is not None:
-            server = self.server
-            in_file = server.origin.source == SOURCE_CONFIG
-            for configured, ctx in self._scope(None).instance_rules:
-                slug = configured.rule.meta.slug
-                for violation in cast(InstanceRule[Any], configured.rule).check(server, keyspace, ctx):
-                    resolved = self._resolve_one(configured, ctx, violation)
-                    if in_file:  # a config file: at the line that sets it, else at the file
-                        origin = server.settings_origin.get(violation.setting or "", server.origin)
-                        self.groups.add_site(resolved, origin, None, violation.setting or slug)
-                    else:
-                        self.groups.add_subject(resolved, (slug, ""), server.origin, None, 1)
-        findings = self.groups.findings(source)
+            self._judge_server(self.server, keyspace, self.groups)
+        findings = self._judged_servers.findings(source) + self.groups.findings(source)
         if self._sample_rate is not None:
             rate = self._sample_rate
             findings = [
@@ -426,10 +434,30 @@ class Engine:
             elapsed_seconds=round(time.perf_counter() - self._started, 3),
             top_patterns=tuple(PatternStat(p, c) for p, c in self.patterns.top(10)),
             keys_flagged=flagged,
-            score=_score(self.keys, flagged, findings, has_server=self.server is not None),
+            score=score(self.keys, flagged, findings, has_server=self.server is not None),
             keyspace=keyspace,
         )
-        return EngineResult(findings, stats, self.plan, frozenset(r.id for r in self.rules))
+        unreadable = self._unreadable.summary(self.patterns.canonical, self.rules)
+        return EngineResult(tuple(findings), stats, self.plan, tuple(self._directives), unreadable)
+
+    def _judge_server(self, server: ServerFact, keyspace: Any, groups: Groups) -> None:
+        """Run the instance rules on `server`: a server described by files (redis.conf, an ACL file) has its
+        findings at the line that sets what they are about, else at the file; a live one's are about it."""
+        in_file = server.origin.source == SOURCE_CONFIG
+        for configured, ctx in self._scope(None).instance_rules:
+            slug = configured.rule.meta.slug
+            for violation in cast(InstanceRule[Any], configured.rule).check(server, keyspace, ctx):
+                resolved = self._resolve_one(configured, ctx, violation)
+                if in_file:
+                    origin = server.settings_origin.get(violation.setting or "", server.origin)
+                    groups.add_site(resolved, origin, None, violation.setting or slug)
+                else:
+                    groups.add_subject(resolved, (slug, ""), server.origin, None, 1)
+
+    def judge_suppressions(self, unused: Iterable[UnusedSuppression]) -> tuple[Finding, ...]:
+        """Findings of the suppression rules (SUP001) on what the suppression step left unused (`suppressions`)."""
+        rules = [c for c in self.rules if isinstance(c.rule, SuppressionRule)]
+        return suppression_findings(rules, self._scopes, unused, self.groups.examples)
 
 
 def _command_line(fact: CommandFact) -> bytes | None:
@@ -437,24 +465,3 @@ def _command_line(fact: CommandFact) -> bytes | None:
     if fact.args is None:
         return None
     return b" ".join((fact.name.replace("|", " ").upper().encode(), *fact.args))
-
-
-def _score(keys: int, flagged: int, findings: Sequence[Finding], *, has_server: bool) -> int:
-    """0–100: 70% from the share of keys without a warning or error, 30% from the server's own health.
-
-    Key findings weigh by how many keys they cover, so one bad pattern among millions of clean keys barely
-    moves the score. The server part loses a fixed amount per rule that fired on the server or its commands
-    (INSTANCE_PENALTY by the rule's worst severity), whatever the keyspace size. Without keys, the score is
-    the server part alone; without a server (a key list, code), the key part alone.
-    """
-    key_part = 100.0 * (1 - flagged / keys) if keys else 100.0
-    if not has_server:
-        return max(0, min(100, round(key_part)))
-    worst: dict[str, Severity] = {}
-    for finding in findings:
-        if finding.pattern is None:
-            worst[finding.rule_id] = max(worst.get(finding.rule_id, finding.severity), finding.severity)
-    server = max(0.0, 100.0 - sum(INSTANCE_PENALTY[severity] for severity in worst.values()))
-    if not keys:
-        return round(server)
-    return max(0, min(100, round(0.7 * key_part + 0.3 * server)))

@@ -9,6 +9,7 @@ loop or pipeline around the call. Rules judge these facts; they never see the sy
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.location import Location
@@ -102,6 +103,16 @@ class Directive:
     codes: tuple[str, ...] = ()
     whole_file: bool = False
 
+    def text(self) -> str:
+        """The directive as it would be written, normalised: `ignore[CMD001,key-length]`, `file-ignore`.
+
+        A malformed directive's only code is its own text (`rediscipline: ignore[`), shown as it is.
+        """
+        verb = "file-ignore" if self.whole_file else "ignore"
+        if len(self.codes) == 1 and ":" in self.codes[0]:
+            return self.codes[0]
+        return f"{verb}[{','.join(self.codes)}]" if self.codes else verb
+
 
 @dataclass(frozen=True, slots=True)
 class FileDirectives:
@@ -109,3 +120,16 @@ class FileDirectives:
 
     path: str
     directives: tuple[Directive, ...] = field(default=())
+
+
+class UnusedSuppression(NamedTuple):
+    """A directive of file `path` that suppressed nothing (`code` None: a blanket one), or one of its codes
+    that did not: what the suppression step leaves for SUP001 to judge.
+
+    `code` is as written: a rule id or slug, an unknown name, or a malformed directive's text (it starts
+    with `rediscipline:`).
+    """
+
+    path: str
+    directive: Directive
+    code: str | None

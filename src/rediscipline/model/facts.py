@@ -1,20 +1,20 @@
 """Facts: frozen observations that sources produce and rules consume.
 
 A field left at None was not observed, either because the source cannot see it (a key list has no TTL)
-or because no enabled rule asked for it (see `engine.plan.ProbePlan`).
+or because no enabled rule asked for it (see `model.plan.ProbePlan`).
+
+Besides whole facts, a source can report keys it could only name: `KeyNames` (a batch of names from a key
+list, with their lines), `UnreadableKey` (listed, but the scanning user may not read it), `VANISHED` (listed,
+gone before it was probed), and `KeySample` (the keys that follow are a random sample).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.location import Location
-
-#: Fields of KeyFact a rule may declare it needs; a source fills only the requested ones.
-#: `ttl` fills both `ttl_ms` and `expire_at_ms`; `element` (the largest element) and `head` are bounded looks
-#: inside a value.
-KEY_FIELDS = ("type", "ttl", "memory", "length", "encoding", "idle", "freq", "element", "head")
 
 #: How many leading bytes of a string value a source reads for `head` (never the whole value).
 HEAD_BYTES = 1024
@@ -23,7 +23,7 @@ HEAD_BYTES = 1024
 EVIDENCE_COMMANDSTATS = "commandstats"  # INFO commandstats: the name and a call count, no arguments
 EVIDENCE_SLOWLOG = "slowlog"  # SLOWLOG GET: the arguments (truncated by the server) and a duration
 EVIDENCE_CODE = "code"  # a call site in source code
-EVIDENCE_RUNTIME = "runtime"  # a command the runtime guard saw
+EVIDENCE_RUNTIME = "runtime"  # a command seen as the application sent it (no source gives it yet)
 
 
 @dataclass(slots=True)
@@ -51,7 +51,7 @@ class KeyFact:
 
 @dataclass(frozen=True, slots=True)
 class CommandFact:
-    """A command that was (or will be) sent: from `INFO commandstats`, the slow log, code or the runtime guard.
+    """A command that was (or will be) sent: from `INFO commandstats`, the slow log or code.
 
     `name` is lowercase with a `|` before a subcommand (`config|set`), as Redis names them in commandstats.
     `args` are the arguments after the command name (subcommand included), or None when only the name is
@@ -64,3 +64,44 @@ class CommandFact:
     args: tuple[bytes, ...] | None = None
     calls: int = 1
     duration_us: int | None = None
+
+
+#: One name of a key list: the key's bytes, its line in the list (None in memory) and its type when the list
+#: gives one (JSON lines with `type`).
+NameRecord = tuple[bytes, "int | None", "str | None"]
+
+
+@dataclass(frozen=True, slots=True)
+class KeyNames:
+    """A batch of key names read from one input (a key list), judged by name only.
+
+    Names come in batches so that a 40 M-line list costs one call per batch, not one fact object per key.
+    """
+
+    origin: Location
+    records: Sequence[NameRecord]
+
+
+@dataclass(frozen=True, slots=True)
+class UnreadableKey:
+    """A key a scan listed but the scanning user may not read (ACL key patterns): judged by its name only."""
+
+    name: bytes
+    origin: Location
+
+
+class Vanished:
+    """A key a scan listed that was gone (deleted, expired or retyped) before its probes ran."""
+
+    __slots__ = ()
+
+
+VANISHED = Vanished()
+
+
+@dataclass(frozen=True, slots=True)
+class KeySample:
+    """The keys that follow are a Bernoulli sample: each of `population` keys was kept with probability `rate`."""
+
+    rate: float
+    population: int

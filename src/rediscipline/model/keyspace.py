@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rediscipline.model.plan import SUMMARY_FIELDS
+
 #: TTL histogram buckets: (label, upper bound in seconds, exclusive); persistent keys are `no expiry`.
 TTL_BUCKETS: tuple[tuple[str, float], ...] = (
     ("< 1 min", 60),
@@ -86,13 +88,21 @@ class KeyspaceStats:
     sampling: Sampling | None = None
     #: None when memory is MEMORY USAGE as the server measured it; else the model that estimated it (a dump)
     memory_model: str | None = None
+    #: the summary's fields (SUMMARY_FIELDS) that keys carried: a scan whose rules probe no memory (and that
+    #: was not asked for the full summary) has TTL coverage but no memory figures, and says so
+    measured: frozenset[str] = SUMMARY_FIELDS
 
     @property
     def ttl_coverage(self) -> float | None:
-        """Share of keys with a TTL (None without keys)."""
-        return self.with_ttl / self.keys if self.keys else None
+        """Share of keys with a TTL (None without keys, or when TTLs were not probed)."""
+        return self.with_ttl / self.keys if self.keys and "ttl" in self.measured else None
 
     @property
     def memory_ttl_coverage(self) -> float | None:
         """Share of memory held by keys with a TTL (None when memory was not measured)."""
-        return self.memory_with_ttl / self.memory if self.memory else None
+        return self.memory_with_ttl / self.memory if self.memory and "ttl" in self.measured else None
+
+    @property
+    def not_measured(self) -> tuple[str, ...]:
+        """The summary's fields no key carried, in a fixed order (empty for a full summary)."""
+        return tuple(sorted(SUMMARY_FIELDS - self.measured))

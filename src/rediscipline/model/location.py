@@ -9,7 +9,6 @@ SOURCE_LIVE = "live"
 SOURCE_RDB = "rdb"
 SOURCE_CODE = "code"
 SOURCE_CONFIG = "config"
-SOURCE_RUNTIME = "runtime"
 
 
 @dataclass(frozen=True, slots=True)

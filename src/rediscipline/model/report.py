@@ -7,10 +7,15 @@ from dataclasses import dataclass, field
 
 from rediscipline.model.finding import Finding
 from rediscipline.model.keyspace import KeyspaceStats
+from rediscipline.model.note import Note
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 
 SCHEMA_VERSION = 1
+#: How a report's findings are laid out: per rule and key pattern (key lists, servers, dumps), or one per
+#: place in a file (code and config files, whose "keys" are templates, not a keyspace).
+LAYOUT_PATTERNS = "patterns"
+LAYOUT_SITES = "sites"
 _NO_TITLE = Text("", "")  # Text is immutable: one shared default is safe
 
 
@@ -37,7 +42,8 @@ class RunInfo:
     preset: str
     overlays: tuple[str, ...] = ()
     config_file: str | None = None
-    rules_enabled: int = 0
+    rules_enabled: int = 0  # the enabled rules that can be checked on this run's inputs
+    layout: str = LAYOUT_PATTERNS
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +112,7 @@ class Stats:
     elapsed_seconds: float = 0.0
     top_patterns: tuple[PatternStat, ...] = ()
     keys_flagged: int = 0  # keys with at least one finding of severity warning or above
-    score: int | None = None  # 0–100, see `engine.score`
+    score: int | None = None  # 0–100, see `engine.runner._score`
     keyspace: KeyspaceStats | None = None  # sources that probe values (live, rdb)
     server: ServerSummary | None = None
 
@@ -117,7 +123,7 @@ class Report:
     rules: Mapping[str, RuleMeta]
     run: RunInfo
     stats: Stats
-    notes: tuple[Text, ...] = field(default=())
+    notes: tuple[Note, ...] = field(default=())
     schema_version: int = SCHEMA_VERSION
 
     def count_by_severity(self) -> dict[Severity, int]:

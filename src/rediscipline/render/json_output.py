@@ -18,6 +18,7 @@ from rediscipline.model.keyspace import Bucket, TopKey
 from rediscipline.model.location import Location
 from rediscipline.model.report import Report
 from rediscipline.render.names import LongNames, name_fields
+from rediscipline.render.notes import note_text
 from rediscipline.render.sites import path_bytes, shown_path
 
 SCHEMA = "rediscipline.report"
@@ -126,7 +127,7 @@ def _keyspace(report: Report, long_names: LongNames) -> dict[str, Any] | None:
     if keyspace is None:
         return None
     sampling = keyspace.sampling
-    return {
+    out: dict[str, Any] = {
         "keys": keyspace.keys,
         "memory": keyspace.memory,
         "memory_model": keyspace.memory_model,
@@ -154,6 +155,13 @@ def _keyspace(report: Report, long_names: LongNames) -> dict[str, Any] | None:
             "estimates": [{"name": e.name, "value": e.value, "ci95": [e.low, e.high]} for e in sampling.estimates],
         },
     }
+    if keyspace.not_measured:  # a narrowed scan: what was not probed is null, not 0
+        out["not_measured"] = list(keyspace.not_measured)
+        if "memory" not in keyspace.measured:
+            out["memory"] = out["memory_with_ttl"] = None
+        if "ttl" not in keyspace.measured:
+            out["with_ttl"] = out["memory_with_ttl"] = None
+    return out
 
 
 def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
@@ -209,7 +217,7 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
             }
             for rule_id, meta in sorted(report.rules.items())
         },
-        "notes": [inert(note.in_(lang)) for note in report.notes],
+        "notes": [inert(note_text(note, lang)) for note in report.notes],
         "long_names": long_names.table(),
     }
 

@@ -44,6 +44,10 @@ LABELS = {
     "top-namespaces": Text("namespaces by memory", "按内存排序的命名空间"),
     "top-memory": Text("biggest keys by memory", "内存最大的 Key"),
     "top-length": Text("biggest collections by elements", "元素最多的集合"),
+    "not-measured": Text(
+        "not measured (no enabled rule needed them; --summary asks for them): {fields}",
+        "未测量（没有启用的规则需要；--summary 可要求测量）：{fields}",
+    ),
     "skipped": Text(
         "{n} keys vanished or changed type while being probed (skipped)",
         "{n} 个 Key 在探测期间被删除或改变类型（已跳过）",

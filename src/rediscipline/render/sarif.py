@@ -27,6 +27,7 @@ from rediscipline.model.report import Report, RuleMeta
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.render.names import name_fields
+from rediscipline.render.notes import note_text
 from rediscipline.render.sites import (
     SITE_SOURCES,
     is_file_path,
@@ -208,7 +209,9 @@ def sarif_log(report: Report, lang: str = "en", cwd: str | None = None) -> dict[
     index = {meta.id: position for position, meta in enumerate(metas)}
     kept = _kept(report.findings)
     results = [_result(finding, index, lang, root) for finding in kept]
-    notifications = [{"level": "note", "message": {"text": message_text(note.in_(lang))}} for note in report.notes]
+    notifications = [
+        {"level": "note", "message": {"text": message_text(note_text(note, lang))}} for note in report.notes
+    ]
     dropped = len(report.findings) - len(kept)
     if dropped:
         text = TRUNCATED.in_(lang).format(dropped=dropped, total=len(report.findings), limit=MAX_RESULTS)

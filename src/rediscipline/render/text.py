@@ -1,7 +1,7 @@
 """Human output: a summary, then findings grouped by rule and key pattern, with examples and sources.
 
-Findings at places in files (`check` of code and config) are printed one line each, by file, by
-`text_sites`, and the summary follows them, as linters do.
+Findings at places in files (a report whose layout is `sites`: code and config files) are printed one line
+each, by file, by `text_sites`, and the summary follows them, as linters do.
 
 Everything printed goes into rich `Text` objects (never markup: the console has markup, emoji and
 highlighting off as well), and everything that someone else wrote goes through `model.display` first:
@@ -22,9 +22,10 @@ from rich.text import Text as RichText
 from rediscipline.model.display import NAME_LIMIT, QUOTE_LIMIT, display_bytes, display_text, inert
 from rediscipline.model.finding import Finding
 from rediscipline.model.location import SOURCE_LIVE, SOURCE_RDB, Location
-from rediscipline.model.report import Report
+from rediscipline.model.report import LAYOUT_SITES, Report
 from rediscipline.model.severity import Severity
 from rediscipline.render.labels import SEVERITY, label
+from rediscipline.render.notes import note_text
 from rediscipline.render.sites import is_site, shown_path
 from rediscipline.render.text_live import keyspace_section, score_line, server_line
 from rediscipline.render.text_sites import site_count, site_lines
@@ -55,7 +56,7 @@ def _summary(report: Report, console: Console, lang: str, sites: bool = False) -
     console.print(head)
     if stats.server is not None:
         console.print(server_line(stats.server, lang))
-    if not sites or (stats.keys and report.run.command != "check"):  # code has templates, not keys
+    if not sites or (stats.keys and report.run.layout != LAYOUT_SITES):  # code has templates, not keys
         keys = label("scanned", lang, keys=f"{stats.keys:,}", patterns=f"{stats.patterns:,}")
         console.print(RichText(f"{keys} ({stats.elapsed_seconds:.2f} s)", style="dim"))
     score = score_line(report, lang)
@@ -159,7 +160,7 @@ def _notes(report: Report, console: Console, lang: str) -> None:
         console.print()
         console.print(RichText(label("notes", lang), style="bold"))
         for note in report.notes:
-            console.print(RichText("  " + inert(note.in_(lang))))
+            console.print(RichText("  " + inert(note_text(note, lang))))
 
 
 def _render_sites(report: Report, console: Console, lang: str) -> None:
@@ -174,7 +175,7 @@ def _render_sites(report: Report, console: Console, lang: str) -> None:
 
 def render_text(report: Report, stream: TextIO, lang: str = "en", color: bool = False) -> None:
     console = _console(stream, color)
-    if report.run.command == "check" or any(is_site(f) for f in report.findings):
+    if report.run.layout == LAYOUT_SITES or any(is_site(f) for f in report.findings):
         _render_sites(report, console, lang)
         return
     _summary(report, console, lang)

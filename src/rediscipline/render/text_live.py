@@ -78,14 +78,25 @@ def _top(keys: tuple[TopKey, ...]) -> list[tuple[str, ...]]:
 
 
 def keyspace_section(keyspace: KeyspaceStats, console: Console, lang: str) -> None:
+    """The summary tables; a figure the scan did not measure (`KeyspaceStats.measured`) is shown as `?`."""
     console.print(RichText(label("keyspace", lang), style="bold"))
+    measured = keyspace.measured
+    has_memory, has_ttl, has_length = "memory" in measured, "ttl" in measured, "length" in measured
+
+    def size(value: int) -> str:
+        return human_bytes(value if has_memory else None)
+
     coverage = label(
         "ttl-coverage", lang, keys=share(keyspace.ttl_coverage), memory=share(keyspace.memory_ttl_coverage)
     )
-    memory = human_bytes(keyspace.memory)
+    memory = size(keyspace.memory)
     if keyspace.memory_model:
         memory += " " + label("estimated", lang, model=keyspace.memory_model)
     console.print(RichText(f"  {keyspace.keys:,} keys · {memory} · {coverage}"))
+    if keyspace.not_measured:
+        console.print(
+            RichText("  " + label("not-measured", lang, fields=", ".join(keyspace.not_measured)), style="dim")
+        )
     if keyspace.skipped:
         console.print(RichText("  " + label("skipped", lang, n=f"{keyspace.skipped:,}"), style="dim"))
     sampling = keyspace.sampling
@@ -118,28 +129,29 @@ def keyspace_section(keyspace: KeyspaceStats, console: Console, lang: str) -> No
             (
                 _word(t.type),
                 f"{t.keys:,}",
-                human_bytes(t.memory),
-                f"{t.elements:,}",
-                share(t.with_ttl / t.keys if t.keys else None),
+                size(t.memory),
+                f"{t.elements:,}" if has_length else "?",
+                share(t.with_ttl / t.keys if t.keys and has_ttl else None),
             )
             for t in keyspace.by_type
         ],
     )
     console.print()
-    _table(
-        console,
-        label("ttl-histogram", lang),
-        ("TTL", "keys", memory_header),
-        [(b.label, f"{b.keys:,}", human_bytes(b.memory)) for b in keyspace.ttl_histogram],
-    )
-    console.print()
+    if has_ttl:
+        _table(
+            console,
+            label("ttl-histogram", lang),
+            ("TTL", "keys", memory_header),
+            [(b.label, f"{b.keys:,}", size(b.memory)) for b in keyspace.ttl_histogram],
+        )
+        console.print()
     _table(
         console,
         label("top-namespaces", lang),
         ("namespace", "keys", memory_header),
         # A namespace is a declared glob or the first level of a pattern (its bytes already `\xNN`-escaped
         # where they are not UTF-8): `inert` escapes what else could act on a terminal and bounds it.
-        [(inert(b.label, QUOTE_LIMIT), f"{b.keys:,}", human_bytes(b.memory)) for b in keyspace.namespaces[:TOP_ROWS]],
+        [(inert(b.label, QUOTE_LIMIT), f"{b.keys:,}", size(b.memory)) for b in keyspace.namespaces[:TOP_ROWS]],
     )
     headers = ("key", "db", "type", memory_header, "length", "TTL", "encoding")
     for title, keys in (("top-memory", keyspace.top_by_memory), ("top-length", keyspace.top_by_length)):

@@ -5,9 +5,13 @@
 * `FactRule` judges one fact with all its probed fields (sizes, TTLs; later families).
 * `AggregateRule` folds many facts into a bounded accumulator and reports at the end (slot skew,
   expiry cliffs).
-* `CommandRule` judges one command: seen in code, by the runtime guard, or on a server (commandstats, slow log).
+* `CommandRule` judges one command: seen in code or on a server (commandstats, slow log).
 * `CallRule` judges one call site in source code with what only the code shows (TTL options, loops, batches).
 * `InstanceRule` judges a whole server once, at the end, from its `ServerFact` and the keyspace statistics.
+* `SuppressionRule` judges the tool's own suppression comments that suppressed nothing, after the others ran.
+
+A rule may be both a `FactRule` and an `AggregateRule`: it judges each fact and folds some of them too (a TTL
+too long per key, too short per pattern).
 
 Key rules that compare a key with the server's own settings (its listpack limits, `lazyfree-lazy-expire`)
 read `ctx.server`, which is None when the source has no server (a key list, a dump without config).
@@ -20,16 +24,17 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
-from rediscipline.model.code import CodeCall
+from rediscipline.model.code import CodeCall, UnusedSuppression
 from rediscipline.model.facts import CommandFact, KeyFact
 from rediscipline.model.finding import Example, Violation
 from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.keyspace import KeyspaceStats
 from rediscipline.model.namespace import NamespacePolicy
+from rediscipline.model.plan import SERVER_CONFIG
 from rediscipline.model.report import RuleMeta
 from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
@@ -37,7 +42,7 @@ from rediscipline.model.text import Text
 from rediscipline.rules.options import RuleOptions
 
 #: Where a rule can be checked, in the order the catalog shows them.
-WHERE = ("code", "runtime", "live", "rdb", "config", "keys")
+WHERE = ("code", "live", "rdb", "config", "keys")
 DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Options", "Source")
 FAMILIES = {
     "KEY": Text("key naming", "键名规范"),
@@ -71,6 +76,9 @@ class RuleContext(Generic[OptionsT]):
     #: A rule's own memo for this context (one run, one scope): results that depend only on the options, the
     #: server and a few fact values with few distinct values, such as a limit or a message per element count.
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    #: Every rule the tool knows, by id, and the ids enabled in this run: for rules about rules (SUP001).
+    catalog: Mapping[str, RuleMeta] = field(default_factory=dict, compare=False, repr=False)
+    enabled: frozenset[str] = frozenset()
 
 
 class Rule(Generic[OptionsT]):
@@ -78,10 +86,13 @@ class Rule(Generic[OptionsT]):
 
     meta: ClassVar[RuleMeta]
     Options: ClassVar[type[RuleOptions]] = RuleOptions
-    #: KeyFact fields this rule needs a source to probe (drives the ProbePlan).
+    #: KeyFact fields this rule needs a source to probe (drives the ProbePlan's `key_fields`).
     needs: ClassVar[frozenset[str]] = frozenset()
-    #: True when the rule reads `ctx.server` (the source then reads INFO/CONFIG/ACL first).
-    uses_server: ClassVar[bool] = False
+    #: Parts of the server it reads besides INFO (`model.plan.SERVER_PARTS`; drives the plan's `server`).
+    reads_server: ClassVar[frozenset[str]] = frozenset()
+    #: Options of a declared namespace it checks (`ttl-min`, `type`...): an option that no rule of a run
+    #: checks is reported in a note rather than silently ignored.
+    reads_namespace: ClassVar[frozenset[str]] = frozenset()
 
     @classmethod
     def doc(cls) -> str:
@@ -165,11 +176,22 @@ class InstanceRule(Rule[OptionsT]):
     become findings about the server; set `Violation.value` to the measured quantity.
     """
 
-    uses_server = True
+    reads_server = frozenset({SERVER_CONFIG})
 
     def check(
         self, server: ServerFact, keyspace: KeyspaceStats | None, ctx: RuleContext[OptionsT]
     ) -> Iterable[Violation]:
+        raise NotImplementedError
+
+
+class SuppressionRule(Rule[OptionsT]):
+    """A rule on suppression comments that suppressed nothing, run after suppressions were applied.
+
+    `unused` holds what one directive left unused, in the order of its codes (`code` None: the whole
+    directive); `ctx.catalog` and `ctx.enabled` say which rules exist and which ran.
+    """
+
+    def check(self, unused: Sequence[UnusedSuppression], ctx: RuleContext[OptionsT]) -> Iterable[Violation]:
         raise NotImplementedError
 
 

@@ -42,6 +42,11 @@ class Registry:
     def find(self, token: str) -> type[Rule[Any]] | None:
         return self._by_id.get(token.upper()) or self._by_slug.get(token.lower())
 
+    def resolve(self, token: str) -> str | None:
+        """The id of the rule `token` names (an id in any case, or a slug), None when no rule has it."""
+        found = self.find(token)
+        return found.meta.id if found is not None else None
+
     def get(self, token: str) -> type[Rule[Any]]:
         found = self.find(token)
         if found is None:

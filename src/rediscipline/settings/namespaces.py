@@ -34,6 +34,22 @@ def namespace_keys() -> dict[str, str]:
     return {key: help_text for key, (_f, _k, help_text) in _FIELDS.items()}
 
 
+def options_set(policy: NamespacePolicy) -> tuple[str, ...]:
+    """The options a namespace sets that some rule checks (kebab-case, as written in the file), in file order.
+
+    `description` and `ignore` are not checked by any rule; `read-by-mget` counts when true, `ttl-required`
+    when given either way (false exempts the namespace from TTL rules).
+    """
+    found: list[str] = []
+    for key, (field_name, _kind, _help) in _FIELDS.items():
+        if key in ("description", "ignore"):
+            continue
+        value = getattr(policy, field_name)
+        if value is not None and (value is not False or key == "ttl-required"):
+            found.append(key)
+    return tuple(found)
+
+
 def parse_duration(text: Any) -> int:
     """`90`, `90s`, `10m`, `24h`, `7d`, `2w` → seconds; ValueError otherwise."""
     if isinstance(text, int) and not isinstance(text, bool):

@@ -15,13 +15,22 @@ import base64
 import binascii
 import json
 import re
-from collections.abc import Iterator
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import ExitStack
+from itertools import islice
+from pathlib import Path
 from typing import BinaryIO
 
+from rediscipline.model.facts import KeyNames
+from rediscipline.model.location import SOURCE_KEYS, Location
+from rediscipline.model.plan import ProbePlan
+from rediscipline.model.source import Fact, SourceOutcome
 from rediscipline.sources.errors import SourceError
 
 FORMATS = ("raw", "redis-cli-quoted", "jsonl")
 KeyRecord = tuple[bytes, int, "str | None"]
+READ_BUFFER = 1 << 20
 
 _QUOTED_ESCAPE = re.compile(rb'\\(x[0-9a-fA-F]{2}|["\\nrtab])')
 _SIMPLE = {b'"': b'"', b"\\": b"\\", b"n": b"\n", b"r": b"\r", b"t": b"\t", b"a": b"\x07", b"b": b"\x08"}
@@ -101,3 +110,64 @@ def read_keys(stream: BinaryIO, input_format: str, path: str) -> Iterator[KeyRec
     if input_format == "jsonl":
         return _jsonl(stream, path)
     raise SourceError(f"unknown input format {input_format!r} (allowed: {', '.join(FORMATS)})")
+
+
+#: Names handed to the engine per fact: one call per batch, not per key.
+BATCH = 4096
+
+
+class KeyListSource:
+    """Key lists (files, or `-` for standard input) as a source: batches of names, each with its line."""
+
+    place = SOURCE_KEYS
+    counts_keys = True
+
+    def __init__(self, inputs: Sequence[tuple[str, str]], stdin: BinaryIO | None = None) -> None:
+        """`inputs`: (path or `-`, format) pairs; `stdin` stands for `-` (default: the process's own)."""
+        self._inputs = tuple(inputs)
+        self._stdin = stdin
+        self.inputs = tuple(path for path, _format in self._inputs)
+
+    def facts(self, plan: ProbePlan) -> Iterator[Fact]:
+        with ExitStack() as stack:
+            for path, input_format in self._inputs:
+                if path == "-":
+                    stream = self._stdin or sys.stdin.buffer
+                else:
+                    try:
+                        stream = stack.enter_context(Path(path).open("rb", buffering=READ_BUFFER))
+                    except OSError as error:
+                        raise SourceError(f"cannot read {path}: {error.strerror or error}") from None
+                origin = Location(SOURCE_KEYS, path)
+                records = read_keys(stream, input_format, path)
+                try:
+                    while batch := list(islice(records, BATCH)):
+                        yield KeyNames(origin, batch)
+                except OSError as error:
+                    raise SourceError(f"cannot read {path}: {error.strerror or error}") from None
+
+    def outcome(self) -> SourceOutcome:
+        return SourceOutcome()
+
+
+class NameSource:
+    """Key names given in memory (bytes, or str encoded as UTF-8), numbered from 1 like lines."""
+
+    place = SOURCE_KEYS
+    counts_keys = True
+    inputs = ("<memory>",)
+
+    def __init__(self, names: Iterable[bytes | str]) -> None:
+        self._names = names
+
+    def facts(self, plan: ProbePlan) -> Iterator[Fact]:
+        origin = Location(SOURCE_KEYS, "<memory>")
+        records = (
+            (name.encode("utf-8") if isinstance(name, str) else name, line, None)
+            for line, name in enumerate(self._names, 1)
+        )
+        while batch := list(islice(records, BATCH)):
+            yield KeyNames(origin, batch)
+
+    def outcome(self) -> SourceOutcome:
+        return SourceOutcome()

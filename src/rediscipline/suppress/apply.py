@@ -11,20 +11,19 @@ Three ways to suppress a finding located in a file:
 
 Every mechanism that would have suppressed a finding counts as used, so a line directive that repeats a
 file directive is not reported. A directive (or one code of it) that suppressed nothing is *unused*; codes
-are rule ids (any case) or slugs. `unused_findings` turns unused directives into SUP001 findings.
+are rule ids (any case) or slugs, resolved by the caller's `resolve`. The unused ones are handed back as
+`UnusedSuppression` facts, which the engine judges with SUP001 like any other fact.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
-from rediscipline.model.code import Directive, FileDirectives
+from rediscipline.model.code import Directive, FileDirectives, UnusedSuppression
 from rediscipline.model.finding import Finding
 from rediscipline.model.location import SOURCE_CODE, SOURCE_CONFIG
-from rediscipline.rules.registry import Registry
 from rediscipline.suppress.paths import PathIgnores
 
 #: The rule that reports unused suppressions; a directive naming it silences that report.
@@ -32,17 +31,10 @@ UNUSED_RULE = "SUP001"
 #: Sources whose findings are in files `per-file-ignores` can name.
 FILE_SOURCES = frozenset({SOURCE_CODE, SOURCE_CONFIG})
 
-
-class Unused(NamedTuple):
-    """A directive that suppressed nothing (`code` None: a blanket one), or one of its codes that did not.
-
-    `code` is as written: a rule id or slug, an unknown name, or a malformed directive's text (it starts
-    with `rediscipline:`).
-    """
-
-    path: str
-    directive: Directive
-    code: str | None
+#: A rule name as written in a directive (id in any case, or slug) → the rule's id, None when no rule has it.
+Resolve = Callable[[str], "str | None"]
+#: What the suppression step leaves unused (see `model.code.UnusedSuppression`).
+Unused = UnusedSuppression
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,10 +78,10 @@ class _File:
     by_line: list[_Entry]  # the line directives, in the order of `lines`
 
 
-def _index(file: FileDirectives, registry: Registry) -> _File:
+def _index(file: FileDirectives, resolve: Resolve) -> _File:
     entries: list[_Entry] = []
     for directive in file.directives:
-        rules = tuple((code, _resolve(registry, code)) for code in directive.codes)
+        rules = tuple((code, None if ":" in code else resolve(code)) for code in directive.codes)
         entries.append(_Entry(directive, rules))
     ordered = sorted((e for e in entries if not e.directive.whole_file), key=lambda e: e.directive.line)
     return _File(
@@ -100,29 +92,23 @@ def _index(file: FileDirectives, registry: Registry) -> _File:
     )
 
 
-def _resolve(registry: Registry, code: str) -> str | None:
-    if ":" in code:  # a malformed directive's text, never a rule
-        return None
-    found = registry.find(code)
-    return found.meta.id if found is not None else None
-
-
 def suppress(
     findings: Iterable[Finding],
     directives: Mapping[str, FileDirectives],
     file_ignores: Mapping[str, frozenset[str]],
-    registry: Registry,
+    resolve: Resolve,
     *,
     root: str | None = None,
 ) -> Suppressed:
     """Split `findings` into those kept and those suppressed; list the unused suppressions.
 
     `directives` is keyed by the same path strings the findings' locations carry; `file_ignores` maps
-    gitignore-style globs (relative to `root`, the project root) to rule ids, as `Settings.file_ignores`.
+    gitignore-style globs (relative to `root`, the project root) to rule ids, as `Settings.file_ignores`;
+    `resolve` turns a code as written into a rule id (a code containing `:` is malformed and never a rule).
     Unused entries the team silenced (a directive naming SUP001 itself, a `file-ignore[SUP001]` in the file,
     or SUP001 in a matching per-file glob) and codes naming SUP001 are left out of `unused`.
     """
-    files = {path: _index(file, registry) for path, file in directives.items()}
+    files = {path: _index(file, resolve) for path, file in directives.items()}
     paths = PathIgnores(file_ignores, root)
     kept: list[Finding] = []
     count = 0

@@ -55,7 +55,7 @@ def _subject(call: CodeCall, code: str) -> Text:
     "batch-size",
     title=("Too many keys in one call", "单次请求的 Key 过多"),
     severity=Severity.WARNING,
-    where=("code", "runtime"),
+    where=("code",),
     sources=("000 §使用的命令请求遵守哪些规范？ — 控制数量", "000 §Key 名字如何设计 — 大小"),
 )
 class BatchSize(CallRule[BatchSizeOptions]):
@@ -66,8 +66,8 @@ class BatchSize(CallRule[BatchSizeOptions]):
     ZADD, LPUSH, HSET with a mapping, …) that carries more than `max-keys` keys, fields or members, when
     the number is visible in the code: a literal list or mapping, `range(N)`, a comprehension over one,
     or that many arguments. The code says what is counted: `keys`, `fields`, `members`, `elements` (or
-    `items` for a command added to `commands`). A batch whose size is only known at run time is left to
-    the runtime guard.
+    `items` for a command added to `commands`). A batch whose size is only known at run time is not
+    judged.
 
     ## Why is this bad?
     One request is served in one go on the server's only thread: an MGET of 5000 keys blocks every other

@@ -18,12 +18,12 @@ from rediscipline.model.facts import (
 )
 from rediscipline.model.text import Text
 
-#: Where a command rule can be checked: source code, the runtime guard, a live server's statistics.
-COMMAND_CHECKS = ("code", "runtime", "live")
+#: Where a command rule can be checked: source code, a live server's statistics.
+COMMAND_CHECKS = ("code", "live")
 
 #: Where a rule on how the application uses a command can be checked: the server's statistics cannot tell
 #: the application's own calls from a client library's (redis-py's default pipeline sends MULTI).
-CLIENT_CHECKS = ("code", "runtime")
+CLIENT_CHECKS = ("code",)
 
 #: Commands whose first argument is a subcommand that the rules tell apart.
 CONTAINERS = frozenset({"acl", "client", "cluster", "config", "function", "module", "script"})

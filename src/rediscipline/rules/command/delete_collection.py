@@ -94,6 +94,8 @@ class DeleteCollection(CallRule[DeleteCollectionOptions]):
 
     Options = DeleteCollectionOptions
 
+    reads_namespace = frozenset({"type", "max-elements"})
+
     def check(self, call: CodeCall, ctx: RuleContext[DeleteCollectionOptions]) -> Iterator[Violation]:
         if call.command != "del":
             return

@@ -79,6 +79,8 @@ class Fragmentation(InstanceRule[FragmentationOptions]):
 
     Options = FragmentationOptions
 
+    reads_server = frozenset()  # INFO only
+
     def check(
         self, server: ServerFact, keyspace: KeyspaceStats | None, ctx: RuleContext[FragmentationOptions]
     ) -> Iterator[Violation]:

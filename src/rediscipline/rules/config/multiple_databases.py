@@ -59,6 +59,8 @@ class MultipleDatabases(InstanceRule[RuleOptions]):
       SELECT.
     """
 
+    reads_server = frozenset()  # INFO keyspace only
+
     def check(
         self, server: ServerFact, keyspace: KeyspaceStats | None, ctx: RuleContext[RuleOptions]
     ) -> Iterator[Violation]:

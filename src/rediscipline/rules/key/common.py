@@ -15,7 +15,7 @@ from rediscipline.model.text import Text
 _WORD_SPLIT = re.compile(rb"[_\-.#{}]+")
 
 #: Where a naming rule can be checked: names are visible in every source that sees keys.
-NAMING_CHECKS = ("code", "runtime", "live", "rdb", "keys")
+NAMING_CHECKS = ("code", "live", "rdb", "keys")
 
 
 def literal_text(key: KeyTemplate) -> bytes:

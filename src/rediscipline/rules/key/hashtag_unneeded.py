@@ -77,6 +77,8 @@ class HashtagUnneeded(NameRule[HashtagUnneededOptions]):
 
     Options = HashtagUnneededOptions
 
+    reads_namespace = frozenset({"hashtag"})
+
     def check(
         self, key: KeyTemplate, key_type: str | None, ctx: RuleContext[HashtagUnneededOptions]
     ) -> Iterator[Violation]:

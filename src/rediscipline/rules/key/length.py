@@ -81,6 +81,8 @@ class KeyLength(NameRule[KeyLengthOptions]):
 
     Options = KeyLengthOptions
 
+    reads_namespace = frozenset({"max-key-bytes", "read-by-mget"})
+
     def check(self, key: KeyTemplate, key_type: str | None, ctx: RuleContext[KeyLengthOptions]) -> Iterator[Violation]:
         exact = key.exact_length
         size = exact if exact is not None else key.min_length

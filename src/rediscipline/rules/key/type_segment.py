@@ -103,6 +103,9 @@ class TypeSegment(NameRule[TypeSegmentOptions]):
 
     Options = TypeSegmentOptions
 
+    needs = frozenset({"type"})  # the real type, when the source can probe it (`mismatch`)
+    reads_namespace = frozenset({"type"})
+
     def check(
         self, key: KeyTemplate, key_type: str | None, ctx: RuleContext[TypeSegmentOptions]
     ) -> Iterator[Violation]:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from rediscipline.model.code import CodeCall, Literal
 
-#: Where these rules can be checked: the call in code, or the command the runtime guard sees.
-PUBSUB_CHECKS = ("code", "runtime")
+#: Where these rules can be checked: the call in code (a server's statistics do not show the arguments).
+PUBSUB_CHECKS = ("code",)
 
 #: Blocking pops and moves: each takes a `timeout` in seconds, and 0 waits for ever.
 BLOCKING_POPS = frozenset({"blpop", "brpop", "brpoplpush", "blmove", "blmpop", "bzpopmin", "bzpopmax", "bzmpop"})

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from rediscipline.model.finding import Violation
 from rediscipline.model.keyspace import KeyspaceStats
+from rediscipline.model.plan import SERVER_ACCESS
 from rediscipline.model.server import DANGEROUS_COMMANDS, ServerFact
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
@@ -84,6 +85,8 @@ class DangerousCommands(InstanceRule[DangerousCommandsOptions]):
     """
 
     Options = DangerousCommandsOptions
+
+    reads_server = frozenset({SERVER_ACCESS})
 
     def check(
         self, server: ServerFact, keyspace: KeyspaceStats | None, ctx: RuleContext[DangerousCommandsOptions]

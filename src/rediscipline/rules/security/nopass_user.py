@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from rediscipline.model.finding import Violation
 from rediscipline.model.keyspace import KeyspaceStats
+from rediscipline.model.plan import SERVER_CONFIG, SERVER_USERS
 from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
@@ -85,6 +86,8 @@ class NopassUser(InstanceRule[RuleOptions]):
       RedisInsight's "Set a password" recommendation (any `ACL LIST` user with `nopass`) and the cloud
       services, which all require authentication.
     """
+
+    reads_server = frozenset({SERVER_CONFIG, SERVER_USERS})
 
     def check(
         self, server: ServerFact, keyspace: KeyspaceStats | None, ctx: RuleContext[RuleOptions]

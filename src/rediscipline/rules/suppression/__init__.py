@@ -1,13 +1,13 @@
-"""SUP: the tool's own suppression comments (no facts to judge: `rediscipline.suppress` reports them)."""
+"""SUP: the tool's own suppression comments, judged after the suppressions were applied."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from rediscipline.rules.base import Rule
-from rediscipline.rules.suppression.unused_suppression import UnusedSuppression
+from rediscipline.rules.suppression.unused_suppression import UnusedSuppressionRule
 
 #: Every SUP rule, in rule-id order.
 ALL: tuple[type[Rule[Any]], ...] = (
-    UnusedSuppression,  # SUP001
+    UnusedSuppressionRule,  # SUP001
 )

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from rediscipline.model.facts import KeyFact
 from rediscipline.model.finding import Violation
 from rediscipline.model.keyname import KeyTemplate
+from rediscipline.model.plan import SERVER_CONFIG
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.model.units import human_bytes
@@ -86,7 +87,7 @@ class BigKeySyncExpire(FactRule[BigKeySyncExpireOptions]):
 
     Options = BigKeySyncExpireOptions
     needs = frozenset({"ttl", "type", "length", "memory"})
-    uses_server = True
+    reads_server = frozenset({SERVER_CONFIG})
 
     def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[BigKeySyncExpireOptions]) -> Violation | None:
         if fact.ttl_ms is None or fact.ttl_ms < 0 or fact.type in (None, "string"):

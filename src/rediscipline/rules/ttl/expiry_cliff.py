@@ -166,7 +166,7 @@ def _cliff(pattern: bytes, code: str, buckets: _Buckets, keys: int, limit: float
     "expiry-cliff",
     title=("Many keys expire at the same moment", "大量 Key 集中过期"),
     severity=Severity.WARNING,
-    where=("runtime", "live", "rdb"),
+    where=("live", "rdb"),
     sources=(
         "000 §Key 名字如何设计 — 过期",
         "000 §大文本",

@@ -71,6 +71,8 @@ class IdlePersistent(FactRule[IdlePersistentOptions]):
     Options = IdlePersistentOptions
     needs = frozenset({"ttl", "idle"})
 
+    reads_namespace = frozenset({"ttl-required"})
+
     def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[IdlePersistentOptions]) -> Violation | None:
         idle = fact.idle_seconds
         limit = ctx.options.max_idle_days

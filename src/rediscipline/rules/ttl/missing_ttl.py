@@ -34,7 +34,7 @@ class MissingTtlOptions(RuleOptions):
     "missing-ttl",
     title=("Key without a TTL", "Key 未设置过期时间"),
     severity=Severity.WARNING,
-    where=("runtime", "live", "rdb"),
+    where=("live", "rdb"),
     sources=(
         "001 §2.3 控制key的生命周期，所有的key必须设置过期时间",
         "000 §Key 名字如何设计 — 过期",
@@ -90,6 +90,8 @@ class MissingTtl(FactRule[MissingTtlOptions]):
 
     Options = MissingTtlOptions
     needs = frozenset({"ttl"})
+
+    reads_namespace = frozenset({"ttl-required"})
 
     def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[MissingTtlOptions]) -> Violation | None:
         if fact.ttl_ms != -1:

@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 from rediscipline.model.facts import KeyFact
-from rediscipline.model.finding import Violation
+from rediscipline.model.finding import Example, Violation
+from rediscipline.model.glob import GlobMatcher
 from rediscipline.model.keyname import KeyTemplate
-from rediscipline.model.location import SOURCE_CODE, SOURCE_RUNTIME
+from rediscipline.model.namespace import NamespacePolicy
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
-from rediscipline.rules.base import FactRule, RuleContext, rule
+from rediscipline.rules.base import Accumulator, AggregateResult, AggregateRule, FactRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions, option
 
-#: Sources whose `ttl_ms` is the TTL being set. A live or dump TTL is what is left of it: a lower bound of
-#: the TTL that was set, so it can prove a TTL too long but never too short.
-AS_WRITTEN = (SOURCE_CODE, SOURCE_RUNTIME)
 _UNITS = ((86400, "d", "天"), (3600, "h", "小时"), (60, "min", "分钟"), (1, "s", "秒"))
+#: A pattern is `too-short` when none of its keys has even this share of the namespace's `ttl-min` left.
+LEFT_SHARE = 0.5
+#: Patterns followed for `too-short` at most (the ones with the most keys are kept).
+PATTERN_CAP = 10_000
+EXAMPLES = 3
 
 
 @dataclass(frozen=True)
@@ -48,25 +52,28 @@ def duration(seconds: int) -> Text:
     "ttl-range",
     title=("TTL outside the allowed range", "过期时间超出允许范围"),
     severity=Severity.WARNING,
-    where=("runtime", "live", "rdb"),
+    where=("live", "rdb"),
     sources=(
         "003 §Value设计原则 — 4. 设置合理的过期时间",
         "000 §消息队列或任务记录",
         "002 §数据保存规范 — 规范三：在数据保存时，要设置过期时间",
     ),
 )
-class TtlRange(FactRule[TtlRangeOptions]):
+class TtlRange(FactRule[TtlRangeOptions], AggregateRule[TtlRangeOptions]):
     """Checks that a key's TTL lies within the range declared for its namespace.
 
     ## What it does
     Compares the TTL of every key that has one with the `ttl-min` and `ttl-max` of its declared namespace
     (`[namespaces."session:*"] ttl-max = "24h"`), and with the global `max-seconds` for keys whose
-    namespace declares no `ttl-max`. A TTL above the maximum is `too-long`; one below the minimum is
-    `too-short`. Keys without a TTL are left to `missing-ttl`.
+    namespace declares no `ttl-max`. Keys without a TTL are left to `missing-ttl`.
 
-    On a live instance or a dump, a key's TTL is the time it has *left*, which is at most the TTL it was
-    given. So it proves a TTL too long, but a key close to its expiry says nothing about the TTL it was
-    set with: `too-short` is only checked where the TTL is seen as it is set (the runtime guard).
+    - `too-long`: a key has more TTL left than the maximum. What is left is at most what was set, so
+      the TTL set was too long too.
+    - `too-short`: no key of a key pattern has even half of its namespace's `ttl-min` left. On a live
+      instance or a dump a key shows the time it has *left*, so one key close to its expiry proves
+      nothing, but keys given at least the minimum keep some with more than half of it left for as long as
+      any of them is written within that time. A TTL written in milliseconds for seconds (`PX 7200` for
+      two hours) shows this way. The finding counts the pattern's keys with a TTL; one key is enough.
 
     ## Why is this bad?
     The TTL encodes how long the data stays useful. One far above the declared range keeps stale data in
@@ -98,6 +105,7 @@ class TtlRange(FactRule[TtlRangeOptions]):
 
     Options = TtlRangeOptions
     needs = frozenset({"ttl"})
+    reads_namespace = frozenset({"ttl-min", "ttl-max"})
 
     def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[TtlRangeOptions]) -> Violation | None:
         ttl_ms = fact.ttl_ms
@@ -106,35 +114,97 @@ class TtlRange(FactRule[TtlRangeOptions]):
         namespace = ctx.namespace
         if namespace is None and not ctx.options.max_seconds:
             return None  # nothing to compare with: the common case, decided before any text is built
-        of_en = f" for namespace {namespace.pattern}" if namespace is not None else ""
-        of_zh = f"命名空间 {namespace.pattern} 的" if namespace is not None else ""
-        ttl = duration(ttl_ms // 1000)
         longest = namespace.ttl_max_seconds if namespace is not None else None
         if longest is None and ctx.options.max_seconds:
             longest, max_en, max_zh = ctx.options.max_seconds, "", ""
-        else:
-            max_en, max_zh = of_en, of_zh
-        if longest is not None and ttl_ms > longest * 1000:
-            limit = duration(longest)
-            return Violation(
-                "too-long",
-                Text(
-                    f"TTL of {ttl.en} exceeds the maximum of {limit.en}{max_en}: shorten it so stale data "
-                    "does not stay in memory",
-                    f"TTL 为 {ttl.zh}，超过{max_zh}上限 {limit.zh}：请缩短，避免过期数据长期占用内存",
-                ),
-                value=ttl_ms // 1000,
-            )
-        shortest = namespace.ttl_min_seconds if namespace is not None else None
-        if shortest is not None and ttl_ms < shortest * 1000 and fact.origin.source in AS_WRITTEN:
-            limit = duration(shortest)
-            return Violation(
-                "too-short",
-                Text(
-                    f"TTL of {ttl.en} is below the minimum of {limit.en}{of_en}: check the unit (seconds or "
-                    "milliseconds) and lengthen it",
-                    f"TTL 为 {ttl.zh}，低于{of_zh}下限 {limit.zh}：请检查单位（秒或毫秒）并加长",
-                ),
-                value=shortest - ttl_ms // 1000,  # how far below: the worst example is the shortest TTL
-            )
-        return None
+        elif namespace is not None:
+            max_en, max_zh = f" for namespace {namespace.pattern}", f"命名空间 {namespace.pattern} 的"
+        if longest is None or ttl_ms <= longest * 1000:
+            return None
+        ttl, limit = duration(ttl_ms // 1000), duration(longest)
+        return Violation(
+            "too-long",
+            Text(
+                f"TTL of {ttl.en} exceeds the maximum of {limit.en}{max_en}: shorten it so stale data "
+                "does not stay in memory",
+                f"TTL 为 {ttl.zh}，超过{max_zh}上限 {limit.zh}：请缩短，避免过期数据长期占用内存",
+            ),
+            value=ttl_ms // 1000,
+        )
+
+    def relevant(self, key: KeyTemplate, ctx: RuleContext[TtlRangeOptions]) -> bool:
+        """Only keys of a namespace that declares `ttl-min` are followed for `too-short`."""
+        return ctx.namespace is not None and ctx.namespace.ttl_min_seconds is not None
+
+    def accumulator(self, ctx: RuleContext[TtlRangeOptions]) -> Accumulator:
+        return _LeftAccumulator(ctx.namespaces)
+
+
+@dataclass(slots=True)
+class _Left:
+    """The TTLs left of one pattern's keys: how many, the longest, a few of them."""
+
+    keys: int = 0
+    longest_ms: int = -1
+    examples: list[Example] = field(default_factory=list)
+
+
+class _LeftAccumulator(Accumulator):
+    """The longest TTL left per pattern, for keys of namespaces that declare `ttl-min`.
+
+    The engine hands over the keys `relevant` chose, whatever their namespace; the namespace of a pattern
+    is found once, at the end, from one of its keys, as the engine finds it for every key.
+    """
+
+    def __init__(self, namespaces: tuple[NamespacePolicy, ...]) -> None:
+        self.namespaces = namespaces
+        self.patterns: dict[bytes, _Left] = {}
+
+    def add(self, fact: KeyFact, pattern: bytes) -> None:
+        left, name = fact.ttl_ms, fact.name
+        if left is None or left < 0 or not isinstance(name, bytes):
+            return
+        entry = self.patterns.get(pattern)
+        if entry is None:
+            if len(self.patterns) >= PATTERN_CAP:
+                self._prune()
+            entry = self.patterns[pattern] = _Left()
+        entry.keys += 1
+        entry.longest_ms = max(entry.longest_ms, left)
+        if len(entry.examples) < EXAMPLES:
+            entry.examples.append(Example(name, fact.origin))
+
+    def _prune(self) -> None:
+        """Drop the quarter of patterns with the fewest keys: a dropped pattern can only be missed."""
+        totals = sorted(entry.keys for entry in self.patterns.values())
+        cutoff = totals[len(totals) // 4]
+        self.patterns = {p: entry for p, entry in self.patterns.items() if entry.keys > cutoff}
+
+    def finish(self) -> Iterator[AggregateResult]:
+        matcher = GlobMatcher([ns.pattern for ns in self.namespaces])
+        for pattern, entry in self.patterns.items():
+            if not entry.examples:
+                continue
+            index = matcher.match(entry.examples[0].name)
+            shortest = self.namespaces[index].ttl_min_seconds if index is not None else None
+            if shortest is None or entry.longest_ms >= shortest * 1000 * LEFT_SHARE:
+                continue
+            namespace = self.namespaces[index] if index is not None else None
+            yield AggregateResult(pattern, _too_short(entry, shortest, namespace), entry.keys, tuple(entry.examples))
+
+
+def _too_short(entry: _Left, shortest: int, namespace: NamespacePolicy | None) -> Violation:
+    left, limit = duration(entry.longest_ms // 1000), duration(shortest)
+    where = namespace.pattern if namespace is not None else "?"
+    keys_en = "its only key has" if entry.keys == 1 else f"the longest of its {entry.keys} keys with a TTL has"
+    keys_zh = "唯一的 Key" if entry.keys == 1 else f"{entry.keys} 个带 TTL 的 Key 中最长的"
+    return Violation(
+        "too-short",
+        Text(
+            f"{keys_en} {left.en} left, below the minimum of {limit.en} for namespace {where}: keys are "
+            "given less than the minimum; check the unit (seconds or milliseconds) and lengthen it",
+            f"{keys_zh}剩余 TTL 为 {left.zh}，低于命名空间 {where} 的下限 {limit.zh}：写入时的 TTL 过短，"
+            "请检查单位（秒或毫秒）并加长",
+        ),
+        value=shortest - entry.longest_ms // 1000,  # how far below the minimum
+    )

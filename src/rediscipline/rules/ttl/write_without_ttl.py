@@ -182,6 +182,8 @@ class WriteWithoutTtl(CallRule[WriteWithoutTtlOptions]):
 
     Options = WriteWithoutTtlOptions
 
+    reads_namespace = frozenset({"ttl-required"})
+
     def check(self, call: CodeCall, ctx: RuleContext[WriteWithoutTtlOptions]) -> Iterator[Violation]:
         if call.expiry is not None or call.command not in ctx.options.commands or _cannot_create(call):
             return

@@ -83,6 +83,8 @@ class CollectionElements(FactRule[CollectionElementsOptions]):
     needs = frozenset({"type", "length"})
     types = frozenset({"hash", "list", "set", "zset", "stream"})
 
+    reads_namespace = frozenset({"max-elements"})
+
     def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[CollectionElementsOptions]) -> Violation | None:
         count = fact.length
         noun = ELEMENT_NOUNS.get(fact.type or "")

@@ -7,8 +7,8 @@ import re
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 
-#: Probed values are judged by the live scanner, by the dump reader, and by the runtime guard (which sees them).
-VALUE_CHECKS = ("runtime", "live", "rdb")
+#: Probed values are judged by the live scanner and by the dump reader.
+VALUE_CHECKS = ("live", "rdb")
 #: Sizes that need MEMORY USAGE, OBJECT ENCODING or a sample of elements: a server or a dump only.
 STORED_CHECKS = ("live", "rdb")
 

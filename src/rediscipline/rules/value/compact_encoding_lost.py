@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from rediscipline.model.facts import KeyFact
 from rediscipline.model.finding import Violation
 from rediscipline.model.keyname import KeyTemplate
+from rediscipline.model.plan import SERVER_CONFIG
 from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
@@ -156,7 +157,7 @@ class CompactEncodingLost(FactRule[CompactEncodingOptions]):
     Options = CompactEncodingOptions
     needs = frozenset({"type", "length", "encoding"})
     types = frozenset({"hash", "list", "set", "zset"})
-    uses_server = True
+    reads_server = frozenset({SERVER_CONFIG})
 
     def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[CompactEncodingOptions]) -> Violation | None:
         kind, count = fact.type or "", fact.length

@@ -1,7 +1,8 @@
 """Read one Python file into facts: decode it as Python does, parse it, extract the Redis calls.
 
 A file that cannot be read, decoded or parsed gives a `ParseProblem` (path, line, column, reason) instead
-of facts; the caller reports it in one line and goes on with the other files.
+of facts; the caller reports it in one line and goes on with the other files. `CodeSource` is the Source of
+a run over Python files.
 """
 
 from __future__ import annotations
@@ -10,10 +11,14 @@ import ast
 import io
 import tokenize
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from rediscipline.model.code import FileDirectives
+from rediscipline.model.location import SOURCE_CODE
+from rediscipline.model.note import note
+from rediscipline.model.plan import ProbePlan
+from rediscipline.model.source import Fact, SourceOutcome
 from rediscipline.sources.code.declarations import ReadCache, read_module
 from rediscipline.sources.code.definitions import Definitions, module_definitions
 from rediscipline.sources.code.directives import read_directives
@@ -162,3 +167,49 @@ def parse_python(source: SourceFile, *, force: bool = False) -> ParsedFile | Par
         )
         return ParsedFile(source, directives, None, [], module_name(source.shown), imports, definitions or None)
     return ParsedFile(source, directives, tree, text.splitlines(), module_name(source.shown), (), definitions or None)
+
+
+class CodeSource:
+    """Python files as a source: key templates, commands and call sites of each file, and its suppression
+    comments. Files that cannot be read or parsed are listed in `problems` (after the facts were read).
+
+    `count_note`: say how many Python files were checked even when there were none (no config file either).
+    """
+
+    place = SOURCE_CODE
+    counts_keys = False
+
+    def __init__(self, files: Sequence[SourceFile], *, count_note: bool = True) -> None:
+        self.files = tuple(files)
+        self.inputs = tuple(f.shown for f in self.files)
+        self.count_note = count_note
+        self.problems: list[ParseProblem] = []
+
+    def facts(self, plan: ProbePlan) -> Iterator[Fact]:
+        """Two passes: the first parses every file and reads the declarations of the modules that may concern
+        Redis against each other's (what each exports: clients, factories, classes, receiver evidence), so
+        that the second resolves `from shop.extensions import cache` in the modules that import them."""
+        self.problems = []
+        parsed: list[ParsedFile] = []
+        for source in self.files:
+            read = parse_python(source)
+            if isinstance(read, ParseProblem):
+                self.problems.append(read)
+                continue
+            parsed.append(read)
+        project, declarations = read_project(parsed)
+        for file in parsed:
+            facts = file.facts(project, declarations.get(file.source.shown))
+            if isinstance(facts, ParseProblem):
+                self.problems.append(facts)
+                continue
+            yield facts.directives
+            yield from facts.facts.keys
+            yield from facts.facts.commands
+            yield from facts.facts.calls
+
+    def outcome(self) -> SourceOutcome:
+        notes = [note("python-files", files=len(self.files))] if self.files or self.count_note else []
+        if self.problems:
+            notes.append(note("unparsed-files", files=len(self.problems)))
+        return SourceOutcome(tuple(notes))

@@ -111,6 +111,7 @@ class DbScan:
         probes = self.owner.probes
         position = 1 if request.scan is not None else 0
         width = probes.stage1_count
+        later = probes.later_stages
         next_stage2: list[KeyRecord] = []
         next_rare: list[tuple[int, KeyRecord]] = []
         done: list[KeyRecord] = []
@@ -118,7 +119,7 @@ class DbScan:
             for refusal in probes.read_stage1(record, replies, position):
                 self.owner.refused(*refusal)
             position += width
-            (done if record.gone else next_stage2).append(record)
+            (next_stage2 if later and not record.gone else done).append(record)
         for record, count in request.stage2:
             for refusal in probes.read_stage2(record, replies[position : position + count]):
                 self.owner.refused(*refusal)
@@ -193,7 +194,7 @@ class DbScan:
             sent_rare.append((stage, record, len(rare_commands)))
         if chunks:
             wire.send_raw(b"".join(chunks), commands - first[0])
-        if not commands and not sent2:
+        if not commands and not sent2 and not stage1:  # keys without probes are reported on the next turn
             return None
         return _RoundTrip(commands, scan, stage1, sent2, sent_rare)
 

@@ -1,13 +1,16 @@
 """Which commands probe a key, stage by stage, packed as RESP with one bytes format per key.
 
-Stage 1 (name known): TYPE, PTTL, MEMORY USAGE … SAMPLES n, OBJECT ENCODING, OBJECT IDLETIME or FREQ.
+Stage 1 (name known): TYPE, PTTL, MEMORY USAGE … SAMPLES n, OBJECT ENCODING, OBJECT IDLETIME or FREQ; TYPE
+only when a field needs it (the type itself, or a later stage, which picks its command by type). With no
+stage-1 command at all (rules on names only) a key is reported as SCAN listed it.
 Stage 2 (type known): the length command of the type; for a string GETRANGE of its first bytes, which also
 gives the length of any string shorter than HEAD_BYTES (MEMORY USAGE tells which), so STRLEN is only sent
 for longer strings.
 Stage 3 (a collection that may hide one big element): a bounded random look at its elements.
 Stage 4 (hash fields known): HSTRLEN of each sampled field.
 
-Only commands whose facts an enabled rule needs are sent; every command is O(1) or bounded by a small count.
+Only commands whose facts the run's ProbePlan asks for are sent (`probes_for`); every command is O(1) or
+bounded by a small count.
 Never SAMPLES 0, never a whole-collection read. Packing a key's stage-1 commands with one `%` format costs
 about 1 µs, against about 2.5 µs for the same commands through `hiredis.pack_command`.
 
@@ -28,7 +31,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from rediscipline.model.facts import HEAD_BYTES
-from rediscipline.model.server import CHECK_LENGTH, CHECK_MEMORY, CHECK_OBJECT, CHECK_TYPE
+from rediscipline.model.plan import ProbePlan
+from rediscipline.model.server import CHECK_LENGTH, CHECK_MEMORY, CHECK_OBJECT, CHECK_TYPE, ServerFact
 from rediscipline.sources.live.wire import is_error
 
 LENGTH_COMMANDS = {
@@ -106,6 +110,7 @@ class Probes:
     def __init__(
         self,
         *,
+        type: bool = True,
         ttl: bool,
         memory: bool,
         memory_samples: int,
@@ -119,8 +124,11 @@ class Probes:
         self.ttl, self.memory, self.encoding = ttl, memory, encoding
         self.idle, self.freq = idle, freq
         self.length, self.head, self.element = length, head, element
+        self.type = type or length or head or element  # the later stages pick their command by type
+        #: some probe reads a value (a length, a head, elements) and so refreshes the key's LRU/LFU clock
+        self.touches = length or head or element
         self.elements_unread = 0  # collections whose average element was above ELEMENT_CAP
-        stage1 = [key_template(b"TYPE", key_at=1)]
+        stage1 = [key_template(b"TYPE", key_at=1)] if self.type else []
         if ttl:
             stage1.append(key_template(b"PTTL", key_at=1))
         if memory:
@@ -139,6 +147,11 @@ class Probes:
 
     def stage1(self, name: bytes) -> bytes:
         return self._stage1 % ((len(name), name) * self.stage1_count)
+
+    @property
+    def later_stages(self) -> bool:
+        """Whether any key can need a stage after the first."""
+        return self.length or self.head or self.element
 
     def stage2(self, record: KeyRecord) -> tuple[bytes, int]:
         """The stage-2 commands of a key and how many replies they produce."""
@@ -196,22 +209,26 @@ class Probes:
     def read_stage1(self, record: KeyRecord, replies: list[Any], at: int) -> list[tuple[str, Any]]:
         """Fill stage-1 fields from `replies[at:]`; return the probes the server refused (check, reply)."""
         refused: list[tuple[str, Any]] = []
-        kind = replies[at]
-        if kind.__class__ is not bytes or kind == b"none":
-            record.gone = True
-            if is_key_denied(kind):
-                record.unreadable = True
-            elif is_command_denied(kind):
-                record.unreadable = True
-                refused.append((CHECK_TYPE, kind))
-            return refused
-        record.type = kind.decode("ascii", "replace")
-        at += 1
+        if self.type:
+            kind = replies[at]
+            if kind.__class__ is not bytes or kind == b"none":
+                record.gone = True
+                if is_key_denied(kind):
+                    record.unreadable = True
+                elif is_command_denied(kind):
+                    record.unreadable = True
+                    refused.append((CHECK_TYPE, kind))
+                return refused
+            record.type = kind.decode("ascii", "replace")
+            at += 1
         if self.ttl:
             ttl = replies[at]
             at += 1
             if ttl == -2:
                 record.gone = True
+                return refused
+            if ttl.__class__ is not int and is_key_denied(ttl):
+                record.gone = record.unreadable = True
                 return refused
             record.ttl_ms = ttl if ttl.__class__ is int else None
         if self.memory:
@@ -221,6 +238,9 @@ class Probes:
                 record.memory = reply
             elif reply is None:
                 record.gone = True
+                return refused
+            elif is_key_denied(reply):
+                record.gone = record.unreadable = True
                 return refused
             else:
                 refused.append((CHECK_MEMORY, reply))
@@ -283,3 +303,24 @@ class Probes:
         """The largest sampled hash field name or value (HSTRLEN replies)."""
         sizes = [len(field) for field in record.fields or ()] + [r for r in replies if isinstance(r, int)]
         record.largest_element = max(sizes, default=None)
+
+
+def probes_for(plan: ProbePlan, server: ServerFact, memory_samples: int) -> Probes:
+    """The probes the plan asks for on this server: OBJECT IDLETIME under an LRU policy, OBJECT FREQ under
+    an LFU one (each is an error under the other). Looking for the largest element takes the key's memory and
+    length too: they bound what the look may read (`Probes.wants_elements`)."""
+    wants = plan.key_fields
+    lfu = "lfu" in (server.maxmemory_policy or "")
+    element = "element" in wants
+    return Probes(
+        type="type" in wants,
+        ttl="ttl" in wants,
+        memory="memory" in wants or element,
+        memory_samples=memory_samples,
+        encoding="encoding" in wants,
+        idle="idle" in wants and not lfu,
+        freq="freq" in wants and lfu,
+        length="length" in wants or element,
+        head="head" in wants,
+        element=element,
+    )

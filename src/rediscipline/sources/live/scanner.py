@@ -58,7 +58,9 @@ class LiveScanner:
         unavailable: dict[str, str],
         progress: Progress | None = None,
         on_reconnect: Callable[[Wire], None] | None = None,
+        clock: bool = True,
     ) -> None:
+        """`clock`: read the server's clock (TIME) to turn TTLs into expiry times; only when TTLs are probed."""
         self._reconnect = reconnect
         self._on_reconnect = on_reconnect
         self.wire = wire
@@ -74,7 +76,7 @@ class LiveScanner:
         self.random = random.Random(settings.seed)
         self._db = 0
         self._locations: dict[int, Location] = {}
-        self._clock_offset = _clock_offset(wire)
+        self._clock_offset = _clock_offset(wire) if clock else 0.0
         self._started = time.perf_counter()
         self._sent_before = 0  # commands sent on connections that were lost
         self.backoff = Backoff(settings.retries, rng=random.Random())  # jitter apart from the sampling draw

@@ -11,6 +11,7 @@ from typing import Any
 
 from rediscipline.model.facts import EVIDENCE_COMMANDSTATS, EVIDENCE_SLOWLOG, CommandFact
 from rediscipline.model.location import SOURCE_LIVE, Location
+from rediscipline.model.plan import SERVER_ACCESS, SERVER_CONFIG, SERVER_PARTS, SERVER_USERS
 from rediscipline.model.server import (
     CHECK_ACCESS,
     CHECK_ACL,
@@ -87,11 +88,16 @@ def read_info(wire: Wire) -> dict[str, str] | None:
     return parse_info(reply) if isinstance(reply, bytes) else None
 
 
-def read_server(wire: Wire, origin: Location, *, access: bool = True) -> ServerFact:
-    """INFO, CONFIG GET *, ACL WHOAMI/LIST and (when `access`) ACL DRYRUN of the dangerous commands.
+def read_server(
+    wire: Wire, origin: Location, parts: frozenset[str] = frozenset(SERVER_PARTS), *, commands: bool = True
+) -> ServerFact:
+    """INFO, and the `parts` the run's rules read (`model.plan.SERVER_PARTS`): CONFIG GET * (`config`),
+    ACL LIST (`users`), ACL WHOAMI and ACL DRYRUN of the dangerous commands (`access`).
 
-    A user without INFO still learns the version, mode and role (HELLO) and the keys of each database
-    (SELECT + DBSIZE); a Sentinel, which holds no keys, is an error naming the masters it monitors.
+    INFO is always read: it says which databases hold keys, the server's version, role and memory. A user
+    without INFO still learns the version, mode and role (HELLO) and the keys of each database (SELECT +
+    DBSIZE); a Sentinel, which holds no keys, is an error naming the masters it monitors. `commands`: some
+    rule judges commands, so a missing commandstats section is worth a note.
     """
     unavailable: dict[str, str] = {}
     info_reply = wire.call("INFO", "all")
@@ -107,34 +113,38 @@ def read_server(wire: Wire, origin: Location, *, access: bool = True) -> ServerF
         raise sentinel_error(wire, origin.path or "")
     keyspace, expires = keyspace_of(info)
     commandstats = commandstats_of(info)
-    if not commandstats and CHECK_INFO not in unavailable:
+    if commands and not commandstats and CHECK_INFO not in unavailable:
         unavailable[CHECK_COMMANDSTATS] = "no commandstats section in INFO"
 
     config: dict[str, str] | None = None
-    reply = wire.call("CONFIG", "GET", "*")
-    if is_error(reply):
-        unavailable[CHECK_CONFIG] = str(reply)
-    else:
-        config = {_text(reply[i]): _text(reply[i + 1]) for i in range(0, len(reply) - 1, 2)}
+    if SERVER_CONFIG in parts or SERVER_ACCESS in parts:  # access: `enable-debug-command` says DEBUG is off
+        reply = wire.call("CONFIG", "GET", "*")
+        if is_error(reply):
+            unavailable[CHECK_CONFIG] = str(reply)
+        else:
+            config = {_text(reply[i]): _text(reply[i + 1]) for i in range(0, len(reply) - 1, 2)}
     if CHECK_INFO in unavailable:
         keyspace, refusal = keys_per_db(wire, database_count(wire, config))
         if refusal is not None:
             unavailable[CHECK_SELECT] = refusal
 
-    user = wire.call("ACL", "WHOAMI")
-    user_name = None if is_error(user) else _text(user)
     acl_users: tuple[str, ...] | None = None
-    reply = wire.call("ACL", "LIST")
-    if is_error(reply):
-        unavailable[CHECK_ACL] = str(reply)
-    else:
-        acl_users = tuple(_text(line) for line in reply)
+    if SERVER_USERS in parts:
+        reply = wire.call("ACL", "LIST")
+        if is_error(reply):
+            unavailable[CHECK_ACL] = str(reply)
+        else:
+            acl_users = tuple(_text(line) for line in reply)
 
+    user_name = None
     callable_: dict[str, bool | None] = dict.fromkeys(DANGEROUS_COMMANDS)
-    if access and user_name is not None:
-        callable_ = _dry_run(wire, user_name, unavailable)
-    elif user_name is None:
-        unavailable[CHECK_ACCESS] = "ACL WHOAMI refused: the scanning user is unknown"
+    if SERVER_ACCESS in parts:
+        user = wire.call("ACL", "WHOAMI")
+        user_name = None if is_error(user) else _text(user)
+        if user_name is not None:
+            callable_ = _dry_run(wire, user_name, unavailable)
+        else:
+            unavailable[CHECK_ACCESS] = "ACL WHOAMI refused: the scanning user is unknown"
     if config is not None and config.get("enable-debug-command") == "no":
         callable_["debug"] = False  # ACL DRYRUN answers OK for DEBUG, but the server refuses it to everyone
     return ServerFact(

@@ -92,7 +92,12 @@ def cluster_masters(wire: Wire) -> int:
 
 
 def database_count(wire: Wire, config: dict[str, str] | None) -> int | None:
-    """How many databases the server has: CONFIG `databases`, else the first SELECT out of range (bounded)."""
+    """How many databases the server has: CONFIG `databases` (read now when CONFIG GET * was not), else the
+    first SELECT out of range (bounded)."""
+    if config is None:
+        reply = wire.call(b"CONFIG", b"GET", b"databases")
+        if isinstance(reply, list) and len(reply) == 2:
+            config = {_text(reply[0]): _text(reply[1])}
     if config is not None and config.get("databases", "").isdigit():
         return int(config["databases"])
     for start in range(0, PROBE_LIMIT, PROBE_CHUNK):

@@ -2,18 +2,23 @@
 
 `read_dump` walks one file in this process. `read_dumps` walks them all, in worker processes (one per file,
 at most `jobs` at once) when there is enough to parse to pay for starting them, and hands their facts to the
-caller's process, where the one engine runs.
+caller's process, where the one engine runs. `RdbSource` is the Source of a run over dumps.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rediscipline.model.facts import KeyFact
 from rediscipline.model.glob import GlobMatcher
+from rediscipline.model.location import SOURCE_RDB
+from rediscipline.model.note import Note, note
+from rediscipline.model.plan import ProbePlan
+from rediscipline.model.report import ServerSummary
+from rediscipline.model.source import Fact, SourceOutcome
 from rediscipline.sources.errors import SourceError
 from rediscipline.sources.rdb.memory import DEFAULT_ALLOCATOR, model_for
 from rediscipline.sources.rdb.parser import open_rdb
@@ -157,4 +162,83 @@ def read_dumps(
 
     yield from parallel_facts(
         paths=paths, sizes=sizes, options=options, summaries=summaries, jobs=jobs, progress=progress
+    )
+
+
+class RdbSource:
+    """Dumps as one source: the shards of a cluster, or several nodes, read as one keyspace.
+
+    Reading a dump gives every field of a key at once except string heads, which cost a read of the value:
+    the plan decides those (`head`), and `deep` (every element walked) is the caller's choice.
+    """
+
+    place = SOURCE_RDB
+    counts_keys = True
+
+    def __init__(
+        self,
+        paths: Sequence[str],
+        options: DumpOptions,
+        *,
+        jobs: int | None = None,
+        progress: ByteProgress | None = None,
+    ) -> None:
+        self.paths = dump_paths(paths)
+        self.inputs = tuple(self.paths)
+        self.options = options
+        self.jobs = jobs
+        self.progress = progress
+        self.summaries: list[DumpSummary] = []
+
+    def facts(self, plan: ProbePlan) -> Iterator[Fact]:
+        options = replace(self.options, head="head" in plan.key_fields)
+        self.summaries = []
+        yield from read_dumps(self.paths, options, self.summaries, jobs=self.jobs, progress=self.progress)
+
+    def outcome(self) -> SourceOutcome:
+        summaries = self.summaries
+        if not summaries:
+            return SourceOutcome()
+        model = ", ".join(sorted({s.memory_model for s in summaries}))
+        return SourceOutcome(tuple(self._notes()), _summary(summaries), model)
+
+    def _notes(self) -> list[Note]:
+        summaries, options = self.summaries, self.options
+        notes = [note("memory-estimated", models=tuple(sorted({s.memory_model for s in summaries})))]
+        expired = sum(s.expired for s in summaries)
+        if expired:
+            notes.append(note("dump-expired", keys=expired))
+        unchecked = tuple(s.path for s in summaries if s.checksum == "absent")
+        if unchecked:
+            notes.append(note("no-checksum", paths=unchecked))
+        if not options.verify:
+            notes.append(note("crc-not-verified"))
+        if not options.deep:
+            notes.append(note("elements-not-walked"))
+        if options.match or options.type or options.db is not None:
+            notes.append(note("dump-filtered"))
+        return notes
+
+
+def _summary(summaries: Sequence[DumpSummary]) -> ServerSummary:
+    first = summaries[0]
+    if len(summaries) == 1:
+        address = first.path
+    else:
+        address = f"{len(summaries)} dumps: " + ", ".join(os.path.basename(s.path) for s in summaries)
+    versions = sorted({s.version for s in summaries})
+    labels = sorted({s.label for s in summaries})
+    checks = sorted({s.checksum for s in summaries})
+    dbs: dict[int, int] = {}
+    for summary in summaries:
+        for db, keys in summary.keys_by_db.items():
+            dbs[db] = dbs.get(db, 0) + keys
+    used = [s.used_memory for s in summaries if s.used_memory is not None]
+    return ServerSummary(
+        address=address,
+        flavor="/".join(sorted({s.flavor for s in summaries})),
+        version=", ".join(versions),
+        role=f"{', '.join(labels)} dump · CRC {' / '.join(checks)}",
+        used_memory=sum(used) if used else None,
+        dbs=tuple(sorted(dbs.items())),
     )

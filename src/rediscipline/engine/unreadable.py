@@ -7,10 +7,11 @@ rules, and the report says how many keys, of which patterns, and which enabled r
 
 from __future__ import annotations
 
-from rediscipline.engine.runner import Engine
+from collections.abc import Callable, Sequence
+from typing import Any
+
 from rediscipline.model.report import PatternStat, UnreadableKeys
-from rediscipline.settings.layering import Settings
-from rediscipline.sources.live.scanner import Unreadable
+from rediscipline.rules.base import ConfiguredRule, NameRule
 
 #: Patterns counted separately; keys of further patterns are counted in the total only.
 PATTERNS_KEPT = 1_000
@@ -18,33 +19,31 @@ PATTERNS_REPORTED = 10
 
 
 class UnreadableTally:
-    def __init__(self, engine: Engine, settings: Settings) -> None:
-        self._engine = engine
-        self._settings = settings
+    def __init__(self) -> None:
         self.keys = 0
         self._patterns: dict[bytes, int] = {}
 
-    def add(self, key: Unreadable) -> None:
-        """Judge the key by its name (its examples carry its database) and count it under its pattern."""
-        engine = self._engine
-        engine.begin_input(key.location)
-        pattern = engine.feed_name(key.name)
+    def add(self, pattern: bytes) -> None:
+        """Count one more unreadable key under the pattern its name was counted under."""
         self.keys += 1
         count = self._patterns.get(pattern)
         if count is not None or len(self._patterns) < PATTERNS_KEPT:
             self._patterns[pattern] = (count or 0) + 1
 
-    def summary(self) -> UnreadableKeys | None:
+    def summary(self, canonical: Callable[[bytes], bytes], rules: Sequence[ConfiguredRule]) -> UnreadableKeys | None:
+        """The keys, their most common patterns (as merged at the end), and the rules that could not judge them."""
         if not self.keys:
             return None
-        canonical = self._engine.patterns.canonical
         merged: dict[bytes, int] = {}
         for pattern, count in self._patterns.items():
             target = canonical(pattern)
             merged[target] = merged.get(target, 0) + count
         top = sorted(merged.items(), key=lambda item: (-item[1], item[0]))[:PATTERNS_REPORTED]
-        return UnreadableKeys(self.keys, tuple(PatternStat(p, c) for p, c in top), self._unjudged())
+        return UnreadableKeys(self.keys, tuple(PatternStat(p, c) for p, c in top), _unjudged(rules))
 
-    def _unjudged(self) -> tuple[str, ...]:
-        """Enabled rules that need a probed field of a key (its type, size, TTL...), which these keys lack."""
-        return tuple(sorted(configured.id for configured in self._settings.rules if configured.rule.needs))
+
+def _unjudged(rules: Sequence[ConfiguredRule]) -> tuple[str, ...]:
+    """Enabled rules that need a probed field of a key (its size, TTL...), which these keys lack; name rules
+    judge the name whatever they would have learned from the type."""
+    rule: Any
+    return tuple(sorted(c.id for c in rules if (rule := c.rule).needs and not isinstance(rule, NameRule)))

@@ -1,0 +1,202 @@
+"""The one driver every command goes through: sources → engine → suppressions → baseline → Report.
+
+`run` narrows the enabled rules to those that can be checked where the given sources look (a rule's `where`),
+plans what the sources read (`engine.plan`), feeds the engine through its one entry, applies inline
+suppressions, per-file ignores and the baseline (for every command: code, key lists, servers and dumps alike),
+has the engine judge the suppressions that suppressed nothing (SUP001), and builds the Report. The engine's
+result is never changed: the report is built beside it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
+from typing import Any
+
+from rediscipline import __version__
+from rediscipline.engine.runner import Engine, EngineResult
+from rediscipline.model.finding import Finding
+from rediscipline.model.note import Note, note
+from rediscipline.model.report import LAYOUT_PATTERNS, LAYOUT_SITES, Report, RunInfo, ServerSummary, Stats
+from rediscipline.model.source import Source, SourceOutcome
+from rediscipline.rules import default_registry
+from rediscipline.rules.base import WHERE, ConfiguredRule
+from rediscipline.rules.registry import Registry
+from rediscipline.settings.layering import Settings
+from rediscipline.settings.namespaces import options_set
+from rediscipline.suppress.apply import suppress
+from rediscipline.suppress.baseline import Baseline
+
+
+def run(
+    sources: Sequence[Source],
+    settings: Settings,
+    *,
+    command: str,
+    registry: Registry | None = None,
+    baseline: Baseline | None = None,
+    summary: bool = False,
+    inputs: Sequence[str] | None = None,
+    root: str | None = None,
+) -> Report:
+    """Check `sources` against `settings` and return the finished report.
+
+    `command` names the run in the report (`check`, `scan`, `keys`); `baseline` hides the findings it
+    records; `summary` asks live sources for the full keyspace summary's probes; `inputs` overrides what the
+    header names (default: every source's inputs); `root` is what per-file-ignore globs are relative to
+    (default: the convention file's folder, else the working directory).
+    """
+    registry = registry or default_registry()
+    places = {source.place for source in sources}
+    checkable = tuple(r for r in settings.rules if places.intersection(r.rule.meta.where))
+    engine = Engine(
+        checkable,
+        settings.namespaces,
+        settings.key_ignores,
+        pattern_cap=settings.pattern_cap,
+        summary=summary,
+        catalog={cls.meta.id: cls.meta for cls in registry},
+        enabled=frozenset(r.id for r in settings.rules),
+    )
+    for source in sources:
+        _consume(engine, source.facts(engine.plan))
+    result = engine.finish(sources[0].place if sources else "keys")
+    outcomes = [source.outcome() for source in sources]
+    notes = [n for outcome in outcomes for n in outcome.notes]
+    notes += _unchecked(settings, checkable, places, registry)
+    kept, more_notes = _filter(engine, result, settings=settings, registry=registry, baseline=baseline, root=root)
+    counts_keys = any(source.counts_keys for source in sources)
+    notes += more_notes + _data_notes(result, counts_keys)
+    shown = tuple(inputs) if inputs is not None else tuple(i for source in sources for i in source.inputs)
+    run_info = RunInfo(
+        tool_version=__version__,
+        command=command,
+        inputs=shown,
+        preset=settings.preset,
+        overlays=settings.overlays,
+        config_file=settings.config_file,
+        rules_enabled=len(checkable),
+        layout=LAYOUT_PATTERNS if counts_keys else LAYOUT_SITES,
+    )
+    return _report(result, kept, registry, run_info=run_info, notes=notes, outcomes=outcomes)
+
+
+def _consume(engine: Engine, facts: Iterator[Any]) -> None:
+    """Feed one source's facts to the engine. A Ctrl-C while the engine works is thrown into the source: a
+    source that can stop with a partial result (a live scan) returns, and any other lets it propagate."""
+    try:
+        engine.consume(facts)
+    except KeyboardInterrupt:
+        throw = getattr(facts, "throw", None)
+        if throw is None:
+            raise
+        try:
+            first = throw(KeyboardInterrupt())
+        except StopIteration:
+            return
+        engine.consume(itertools.chain((first,), facts))
+
+
+def _unchecked(
+    settings: Settings, checkable: Sequence[ConfiguredRule], places: set[str], registry: Registry
+) -> list[Note]:
+    """Enabled rules that cannot be checked where these sources look, and namespace options only such rules
+    check (a `ttl-min` while only key lists are read)."""
+    ids = {r.id for r in checkable}
+    skipped = [r for r in settings.rules if r.id not in ids]
+    notes: list[Note] = []
+    if skipped:
+        wheres = {place for r in skipped for place in r.rule.meta.where} - places
+        order = {place: index for index, place in enumerate(WHERE)}
+        shown = tuple(sorted(wheres, key=lambda place: order.get(place, len(order))))
+        notes.append(note("rules-not-checked", rules=tuple(sorted(r.id for r in skipped)), places=shown))
+    readers: dict[str, list[str]] = {}
+    for cls in registry:
+        for option in cls.reads_namespace:
+            readers.setdefault(option, []).append(cls.meta.id)
+    for policy in settings.namespaces:
+        for option in options_set(policy):
+            rules = readers.get(option, [])
+            if rules and not ids.intersection(rules):
+                notes.append(
+                    note("namespace-option-unchecked", namespace=policy.pattern, option=option, rules=tuple(rules))
+                )
+    return notes
+
+
+def _filter(
+    engine: Engine,
+    result: EngineResult,
+    *,
+    settings: Settings,
+    registry: Registry,
+    baseline: Baseline | None,
+    root: str | None,
+) -> tuple[list[Finding], list[Note]]:
+    """The findings left after suppressions (and SUP001's findings on the unused ones) and the baseline."""
+    notes: list[Note] = []
+    base = root if root is not None else settings.root if settings.root is not None else os.getcwd()
+    directives = {file.path: file for file in result.directives}
+    suppressed = suppress(
+        result.findings, directives, settings.file_ignores, registry.resolve, root=os.path.realpath(base)
+    )
+    kept = suppressed.kept + list(engine.judge_suppressions(suppressed.unused))
+    if suppressed.suppressed:
+        notes.append(note("suppressed", findings=suppressed.suppressed))
+    if baseline is not None:
+        filtered = baseline.filter(kept)
+        kept = filtered.new
+        notes.append(note("baseline", path=baseline.path, matched=filtered.matched, fixed=filtered.fixed))
+    return kept, notes
+
+
+def _data_notes(result: EngineResult, counts_keys: bool) -> list[Note]:
+    stats = result.stats
+    notes: list[Note] = []
+    if counts_keys and stats.keys == 0:
+        notes.append(note("no-keys"))
+    if stats.overflow_keys:
+        notes.append(note("pattern-cap", cap=stats.pattern_cap, keys=stats.overflow_keys))
+    unreadable = result.unreadable
+    if unreadable is not None:
+        patterns = tuple((p.pattern, p.count) for p in unreadable.patterns)
+        notes.append(note("unreadable-keys", keys=unreadable.keys, patterns=patterns, rules=unreadable.rules))
+    return notes
+
+
+def _report(
+    result: EngineResult,
+    findings: Iterable[Finding],
+    registry: Registry,
+    *,
+    run_info: RunInfo,
+    notes: list[Note],
+    outcomes: Sequence[SourceOutcome],
+) -> Report:
+    """Findings per key pattern (key lists, servers, dumps) in the engine's order, or per place in a file
+    (code, config files) in file order; the server summary and memory model the sources gave; no score for
+    places in files, which are not keys."""
+    counts_keys = run_info.layout == LAYOUT_PATTERNS
+    ordered = tuple(findings) if counts_keys else tuple(sorted(findings, key=_file_order))
+    fired = {f.rule_id for f in ordered}
+    metas = {cls.meta.id: cls.meta for cls in registry if cls.meta.id in fired}
+    return Report(ordered, metas, run_info, _stats(result, outcomes, counts_keys), tuple(notes))
+
+
+def _stats(result: EngineResult, outcomes: Sequence[SourceOutcome], counts_keys: bool) -> Stats:
+    stats = result.stats
+    server: ServerSummary | None = next((o.server for o in outcomes if o.server is not None), None)
+    if server is not None and result.unreadable is not None:
+        server = replace(server, unreadable=result.unreadable)
+    keyspace = stats.keyspace
+    model = next((o.memory_model for o in outcomes if o.memory_model is not None), None)
+    if keyspace is not None and model is not None:
+        keyspace = replace(keyspace, memory_model=model)
+    return replace(stats, server=server, keyspace=keyspace, score=stats.score if counts_keys else None)
+
+
+def _file_order(finding: Finding) -> tuple[str, int, int, str]:
+    location = finding.location
+    return (location.path or "", location.line or 0, location.column or 0, finding.rule_id)

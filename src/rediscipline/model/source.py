@@ -1,0 +1,65 @@
+"""The Source protocol: every input (key list, code, config file, live server, dump) is a source of facts.
+
+A source reads the run's ProbePlan and yields facts; the driver (`api.driver.run`) hands them to the engine
+through one entry, and asks the source afterwards what it learned about the run (`outcome`): the server it
+looked at, why its coverage is partial, its notes. Sources never see rules, the engine or the report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Protocol
+
+from rediscipline.model.code import CodeCall, FileDirectives
+from rediscipline.model.facts import CommandFact, KeyFact, KeyNames, KeySample, UnreadableKey, Vanished
+from rediscipline.model.note import Note
+from rediscipline.model.plan import ProbePlan
+from rediscipline.model.report import ServerSummary
+from rediscipline.model.server import ServerFact
+
+#: Everything a source may yield. A ServerFact comes before the keys of that server; FileDirectives (the
+#: suppression comments of one file) are kept for the suppression step, which runs after the engine.
+Fact = KeyFact | KeyNames | UnreadableKey | Vanished | KeySample | CommandFact | CodeCall | ServerFact | FileDirectives
+
+
+@dataclass(frozen=True, slots=True)
+class SourceOutcome:
+    """What a source learned about the run while it yielded its facts (read after the last one).
+
+    * `notes`: remarks about its coverage (refused probes, an interrupted scan, files that did not parse);
+    * `server`: the instance or dumps it read, for the report's header (None for code and key lists);
+    * `memory_model`: how memory figures were estimated, when they were (dumps); None when measured.
+    """
+
+    notes: tuple[Note, ...] = ()
+    server: ServerSummary | None = None
+    memory_model: str | None = None
+
+
+class Source(Protocol):
+    """A source of facts for one run.
+
+    * `place`: where its facts are observed, one of the places a rule's `where` names (`keys`, `code`,
+      `config`, `live`, `rdb`): the driver runs only rules that can be checked there;
+    * `inputs`: what the report's header names (files, a server address without credentials);
+    * `counts_keys`: its facts are keys of a keyspace (a key list, a server, dumps), counted and scored, and
+      its findings are grouped per rule and key pattern; False for code and config files, whose findings
+      are places in files.
+    """
+
+    @property
+    def place(self) -> str: ...
+
+    @property
+    def inputs(self) -> tuple[str, ...]: ...
+
+    @property
+    def counts_keys(self) -> bool: ...
+
+    def facts(self, plan: ProbePlan) -> Iterator[Fact]: ...
+
+    def outcome(self) -> SourceOutcome: ...
+
+
+__all__ = ["Fact", "Source", "SourceOutcome"]

@@ -10,7 +10,7 @@ gone before it was probed), and `KeySample` (the keys that follow are a random s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rediscipline.model.keyname import KeyTemplate
@@ -73,13 +73,11 @@ NameRecord = tuple[bytes, "int | None", "str | None"]
 
 @dataclass(frozen=True, slots=True)
 class KeyNames:
-    """A batch of key names read from one input (a key list), judged by name only.
-
-    Names come in batches so that a 40 M-line list costs one call per batch, not one fact object per key.
-    """
+    """Key names read from one input (a key list), judged by name only: one fact for many names, so that a
+    40 M-line list costs no fact object per key. `records` may be read as it is consumed (once)."""
 
     origin: Location
-    records: Sequence[NameRecord]
+    records: Iterable[NameRecord]
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,16 +36,19 @@ _QUOTED_ESCAPE = re.compile(rb'\\(x[0-9a-fA-F]{2}|["\\nrtab])')
 _SIMPLE = {b'"': b'"', b"\\": b"\\", b"n": b"\n", b"r": b"\r", b"t": b"\t", b"a": b"\x07", b"b": b"\x08"}
 
 
-def _raw(stream: BinaryIO) -> Iterator[KeyRecord]:
-    for line_number, line in enumerate(stream, 1):
-        if line[-2:] == b"\r\n":
-            key = line[:-2]
-        elif line[-1:] == b"\n":
-            key = line[:-1]
-        else:
-            key = line
-        if key:
-            yield key, line_number, None
+def _raw(stream: BinaryIO, path: str) -> Iterator[KeyRecord]:
+    try:
+        for line_number, line in enumerate(stream, 1):
+            if line[-2:] == b"\r\n":
+                key = line[:-2]
+            elif line[-1:] == b"\n":
+                key = line[:-1]
+            else:
+                key = line
+            if key:
+                yield key, line_number, None
+    except OSError as error:
+        raise SourceError(f"cannot read {path}: {error.strerror or error}") from None
 
 
 def _unquote(body: bytes, where: str) -> bytes:
@@ -61,7 +64,7 @@ def _unquote(body: bytes, where: str) -> bytes:
 
 
 def _quoted(stream: BinaryIO, path: str) -> Iterator[KeyRecord]:
-    for key, line_number, _type in _raw(stream):
+    for key, line_number, _type in _raw(stream, path):
         if key[:1] == b'"':
             if len(key) < 2 or key[-1:] != b'"':
                 raise SourceError(f"{path}:{line_number}: unterminated quoted key")
@@ -71,7 +74,7 @@ def _quoted(stream: BinaryIO, path: str) -> Iterator[KeyRecord]:
 
 
 def _jsonl(stream: BinaryIO, path: str) -> Iterator[KeyRecord]:
-    for line, line_number, _type in _raw(stream):
+    for line, line_number, _type in _raw(stream, path):
         where = f"{path}:{line_number}"
         try:
             value = json.loads(line)
@@ -104,7 +107,7 @@ def _jsonl(stream: BinaryIO, path: str) -> Iterator[KeyRecord]:
 def read_keys(stream: BinaryIO, input_format: str, path: str) -> Iterator[KeyRecord]:
     """Yield (key bytes, line number, type or None) from an open binary stream."""
     if input_format == "raw":
-        return _raw(stream)
+        return _raw(stream, path)
     if input_format == "redis-cli-quoted":
         return _quoted(stream, path)
     if input_format == "jsonl":
@@ -112,12 +115,13 @@ def read_keys(stream: BinaryIO, input_format: str, path: str) -> Iterator[KeyRec
     raise SourceError(f"unknown input format {input_format!r} (allowed: {', '.join(FORMATS)})")
 
 
-#: Names handed to the engine per fact: one call per batch, not per key.
+#: Names given in memory are handed to the engine in batches of this many.
 BATCH = 4096
 
 
 class KeyListSource:
-    """Key lists (files, or `-` for standard input) as a source: batches of names, each with its line."""
+    """Key lists (files, or `-` for standard input) as a source: one `KeyNames` per list, whose names (each
+    with its line) are read as the engine takes them, so a 40 M-line list costs no fact object per key."""
 
     place = SOURCE_KEYS
     counts_keys = True
@@ -138,13 +142,7 @@ class KeyListSource:
                         stream = stack.enter_context(Path(path).open("rb", buffering=READ_BUFFER))
                     except OSError as error:
                         raise SourceError(f"cannot read {path}: {error.strerror or error}") from None
-                origin = Location(SOURCE_KEYS, path)
-                records = read_keys(stream, input_format, path)
-                try:
-                    while batch := list(islice(records, BATCH)):
-                        yield KeyNames(origin, batch)
-                except OSError as error:
-                    raise SourceError(f"cannot read {path}: {error.strerror or error}") from None
+                yield KeyNames(Location(SOURCE_KEYS, path), read_keys(stream, input_format, path))
 
     def outcome(self) -> SourceOutcome:
         return SourceOutcome()

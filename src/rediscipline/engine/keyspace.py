@@ -97,6 +97,7 @@ class KeyspaceCollector:
         self._persistent_memory_sq = 0.0
         self._sample: tuple[float, int] | None = None
         self._measured: set[str] = set()  # the summary's fields some key carried
+        self._measuring = True  # some summary field has not been seen yet
 
     def set_sampling(self, rate: float, population: int) -> None:
         self._sample = (rate, population)
@@ -111,7 +112,7 @@ class KeyspaceCollector:
         length = fact.length or 0
         ttl = fact.ttl_ms
         has_ttl = ttl is not None and ttl >= 0
-        if len(self._measured) < FIELD_COUNT:
+        if self._measuring:
             self._note_fields(fact)
         self.keys += 1
         if memory:
@@ -154,6 +155,7 @@ class KeyspaceCollector:
         ):
             if value is not None:
                 self._measured.add(name)
+        self._measuring = len(self._measured) < FIELD_COUNT
 
     def _fold(self) -> None:
         """Turn the per-combination counters into the per-dimension tables the report shows."""

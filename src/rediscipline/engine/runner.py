@@ -133,10 +133,15 @@ class Engine:
     def consume(self, facts: Iterable[Any]) -> None:
         """Judge every fact a source yields (`model.source.Fact`): the engine's one entry."""
         handlers: dict[type, Callable[[Any], Any]] = self._handlers()
+        kind: type | None = None
+        handler: Callable[[Any], Any] = self.feed
         for fact in facts:
-            handler = handlers.get(fact.__class__)
-            if handler is None:
-                handler = handlers[fact.__class__] = self._handler_of(fact)
+            if fact.__class__ is not kind:  # a source yields long runs of one kind: look it up once per run
+                kind = fact.__class__
+                found = handlers.get(kind)
+                if found is None:
+                    found = handlers[kind] = self._handler_of(fact)
+                handler = found
             handler(fact)
 
     def _handlers(self) -> dict[type, Callable[[Any], Any]]:

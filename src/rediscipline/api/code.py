@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rediscipline.api.common import settings_for
+from rediscipline.api.common import baseline_at, settings_for
 from rediscipline.api.driver import run
 from rediscipline.model.report import Report
 from rediscipline.model.source import Source
@@ -21,7 +21,6 @@ from rediscipline.sources.checked_files import split_files
 from rediscipline.sources.code.files import FileSelection, find_files
 from rediscipline.sources.code.source import CodeSource, ParseProblem
 from rediscipline.sources.config.source import ConfigSource
-from rediscipline.suppress.baseline import load_baseline
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +50,7 @@ def check_code(
     """Check Python files and config files; see the module docstring."""
     registry = registry or default_registry()
     settings = settings or settings_for(registry=registry)
-    baseline = load_baseline(options.baseline) if options.baseline is not None and apply_baseline else None
+    baseline = baseline_at(options.baseline) if apply_baseline else None
     if root is None and settings.root is not None:
         root = Path(settings.root)  # paths relative to the project (the convention file's folder), as SARIF wants
     python, configs = split_files(find_files(options.targets, options.selection, root))

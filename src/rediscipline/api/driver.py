@@ -13,7 +13,7 @@ import itertools
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rediscipline import __version__
 from rediscipline.engine.runner import Engine, EngineResult
@@ -26,8 +26,9 @@ from rediscipline.rules.base import WHERE, ConfiguredRule
 from rediscipline.rules.registry import Registry
 from rediscipline.settings.layering import Settings
 from rediscipline.settings.namespaces import options_set
-from rediscipline.suppress.apply import suppress
-from rediscipline.suppress.baseline import Baseline
+
+if TYPE_CHECKING:
+    from rediscipline.suppress.baseline import Baseline
 
 
 def run(
@@ -137,14 +138,16 @@ def _filter(
 ) -> tuple[list[Finding], list[Note]]:
     """The findings left after suppressions (and SUP001's findings on the unused ones) and the baseline."""
     notes: list[Note] = []
-    base = root if root is not None else settings.root if settings.root is not None else os.getcwd()
-    directives = {file.path: file for file in result.directives}
-    suppressed = suppress(
-        result.findings, directives, settings.file_ignores, registry.resolve, root=os.path.realpath(base)
-    )
-    kept = suppressed.kept + list(engine.judge_suppressions(suppressed.unused))
-    if suppressed.suppressed:
-        notes.append(note("suppressed", findings=suppressed.suppressed))
+    kept = list(result.findings)
+    if result.directives or settings.file_ignores:  # nothing to suppress otherwise (key lists, servers, dumps)
+        from rediscipline.suppress.apply import suppress
+
+        base = root if root is not None else settings.root if settings.root is not None else os.getcwd()
+        directives = {file.path: file for file in result.directives}
+        suppressed = suppress(kept, directives, settings.file_ignores, registry.resolve, root=os.path.realpath(base))
+        kept = suppressed.kept + list(engine.judge_suppressions(suppressed.unused))
+        if suppressed.suppressed:
+            notes.append(note("suppressed", findings=suppressed.suppressed))
     if baseline is not None:
         filtered = baseline.filter(kept)
         kept = filtered.new

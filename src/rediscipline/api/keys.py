@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from rediscipline.api.common import settings_for
+from rediscipline.api.common import baseline_at, settings_for
 from rediscipline.api.driver import run
 from rediscipline.model.report import Report
 from rediscipline.rules import default_registry
@@ -15,7 +15,6 @@ from rediscipline.rules.registry import Registry
 from rediscipline.settings.layering import Settings
 from rediscipline.settings.loader import Overrides
 from rediscipline.sources.keylist import KeyListSource, NameSource
-from rediscipline.suppress.baseline import load_baseline
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +40,7 @@ def check_keys(
     registry = registry or default_registry()
     settings = settings or settings_for(registry=registry)
     source = KeyListSource([(i.path, i.input_format) for i in inputs], stdin)
-    known = load_baseline(baseline) if baseline is not None else None
+    known = baseline_at(baseline)
     return run([source], settings, command="keys", registry=registry, baseline=known)
 
 

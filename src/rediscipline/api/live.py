@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rediscipline.api.common import settings_for
+from rediscipline.api.common import baseline_at, settings_for
 from rediscipline.api.driver import run
 from rediscipline.model.report import Report
 from rediscipline.rules import default_registry
@@ -16,7 +16,6 @@ from rediscipline.rules.registry import Registry
 from rediscipline.settings.layering import Settings
 from rediscipline.sources.live.scanner import Progress
 from rediscipline.sources.live.source import LiveScanOptions, LiveSource
-from rediscipline.suppress.baseline import load_baseline
 
 __all__ = ["LiveScanOptions", "scan_live"]
 
@@ -35,5 +34,5 @@ def scan_live(
     registry = registry or default_registry()
     settings = settings or settings_for(registry=registry)
     source = LiveSource(options, progress)
-    known = load_baseline(baseline) if baseline is not None else None
+    known = baseline_at(baseline)
     return run([source], settings, command="scan", registry=registry, baseline=known, summary=summary)

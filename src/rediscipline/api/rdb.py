@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from rediscipline.api.common import settings_for
+from rediscipline.api.common import baseline_at, settings_for
 from rediscipline.api.driver import run
 from rediscipline.model.report import Report
 from rediscipline.rules import default_registry
@@ -13,7 +13,6 @@ from rediscipline.rules.registry import Registry
 from rediscipline.settings.layering import Settings
 from rediscipline.sources.rdb.memory import DEFAULT_ALLOCATOR
 from rediscipline.sources.rdb.source import ByteProgress, DumpOptions, RdbSource
-from rediscipline.suppress.baseline import load_baseline
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,5 +47,5 @@ def scan_rdb(
         allocator=options.allocator,
     )
     source = RdbSource(options.paths, dump, jobs=options.jobs, progress=progress)
-    baseline = load_baseline(options.baseline) if options.baseline is not None else None
+    baseline = baseline_at(options.baseline)
     return run([source], settings, command="scan", registry=registry, baseline=baseline)

@@ -23,10 +23,8 @@ from rediscipline.model.keyspace import (
     TopKey,
     TypeStat,
 )
-from rediscipline.model.plan import SUMMARY_FIELDS
 
 NAMESPACE_CAP = 2_000
-FIELD_COUNT = len(SUMMARY_FIELDS)
 OTHER = "<other>"
 NO_NAMESPACE = "<no namespace>"
 TOP_KEYS = 20
@@ -96,8 +94,7 @@ class KeyspaceCollector:
         self._persistent_memory = 0
         self._persistent_memory_sq = 0.0
         self._sample: tuple[float, int] | None = None
-        self._measured: set[str] = set()  # the summary's fields some key carried
-        self._measuring = True  # some summary field has not been seen yet
+        self._measured: frozenset[str] = frozenset()  # the summary's fields keys carry (see `note_fields`)
 
     def set_sampling(self, rate: float, population: int) -> None:
         self._sample = (rate, population)
@@ -112,8 +109,6 @@ class KeyspaceCollector:
         length = fact.length or 0
         ttl = fact.ttl_ms
         has_ttl = ttl is not None and ttl >= 0
-        if self._measuring:
-            self._note_fields(fact)
         self.keys += 1
         if memory:
             self._sum_memory_sq += memory * memory
@@ -145,17 +140,11 @@ class KeyspaceCollector:
         if length and fact.type != "string" and (len(self._by_length) < self.top or length >= self._by_length[0][0]):
             self._push(self._by_length, length, fact)
 
-    def _note_fields(self, fact: KeyFact) -> None:
-        """Record which summary fields keys carry (a source fills the same ones for every key it probes)."""
-        for name, value in (
-            ("type", fact.type),
-            ("ttl", fact.ttl_ms),
-            ("memory", fact.memory),
-            ("length", fact.length),
-        ):
-            if value is not None:
-                self._measured.add(name)
-        self._measuring = len(self._measured) < FIELD_COUNT
+    def note_fields(self, fact: KeyFact) -> None:
+        """Record which summary fields a key carries. A source fills the same fields for every key it probes
+        (what its plan asked for, or everything a dump holds), so the engine shows it a few keys, not all."""
+        values = {"type": fact.type, "ttl": fact.ttl_ms, "memory": fact.memory, "length": fact.length}
+        self._measured |= {name for name, value in values.items() if value is not None}
 
     def _fold(self) -> None:
         """Turn the per-combination counters into the per-dimension tables the report shows."""
@@ -220,7 +209,7 @@ class KeyspaceCollector:
             top_by_length=tuple(entry[2] for entry in sorted(self._by_length, reverse=True)),
             skipped=self.skipped,
             sampling=self._sampling(),
-            measured=frozenset(self._measured),
+            measured=self._measured,
         )
 
     def _sampling(self) -> Sampling | None:

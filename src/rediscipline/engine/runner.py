@@ -54,6 +54,8 @@ MEMO_LIMIT = 200_000
 RESOLVED_LIMIT = 4_096
 #: KeyFact fields a names-only source (a key list) can provide: aggregates needing more are not fed names.
 NAME_FIELDS = frozenset({"type"})
+#: Probed keys the keyspace summary reads to learn which fields the source fills (it fills the same for all).
+FIELD_KEYS = 64
 
 
 @dataclass(slots=True)
@@ -123,7 +125,7 @@ class Engine:
         self._directives: list[FileDirectives] = []
         self._unreadable = UnreadableTally()
         self.keyspace = KeyspaceCollector()
-        self._probed = False  # some fact carried probed fields: report keyspace statistics
+        self._fields_left = FIELD_KEYS
         self._sample_rate: float | None = None
         self._origin = Location("keys")
         self._started = time.perf_counter()
@@ -296,7 +298,9 @@ class Engine:
         if isinstance(name, bytes) and (
             fact.type is not None or fact.ttl_ms is not None or fact.memory is not None or fact.length is not None
         ):
-            self._probed = True
+            if self._fields_left:  # which summary fields keys carry, from the first keys
+                self._fields_left -= 1
+                self.keyspace.note_fields(fact)
             self.keyspace.add(fact, verdict.scope.namespace, recorded)
 
     def _count_name_violations(
@@ -422,7 +426,7 @@ class Engine:
                     if resolved.severity >= Severity.WARNING:
                         flagged_aggregates.append((target, result.count))
         flagged = self.flagged.total(flagged_aggregates, self.patterns.counts, self.keys)
-        keyspace = self.keyspace.finish() if self._probed else None
+        keyspace = self.keyspace.finish() if self.keyspace.keys else None  # some key carried probed fields
         if self.server is not None:
             self._judge_server(self.server, keyspace, self.groups)
         findings = self._judged_servers.findings(source) + self.groups.findings(source)

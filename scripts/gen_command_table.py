@@ -8,8 +8,8 @@ Commands come from what the servers publish about themselves: `--refresh` starts
 (tests/support/servers.py: Debian Redis 7.0, Valkey 9.1 and Redis 8.2 from the virtualenv), reads `COMMAND
 INFO` and `COMMAND DOCS`, stops it by its PID and saves the replies as scripts/command_table/<flavor>-<version>.json
 (without the docs' summaries, histories and argument trees, which the table does not use). Those saved replies
-are the inputs: generating and checking need no server. Where servers disagree the newest Redis wins, then
-the newest Valkey; each flavor keeps its own `since` version.
+are the inputs: generating and checking need no server. Where servers disagree Redis wins over Valkey and a
+newer server over an older one; each flavor keeps its own `since` version.
 
 Derived per command:
 - `key_type`: from the ACL data-type category (@hash → hash, @sortedset and @geo → zset, @bitmap and
@@ -61,6 +61,11 @@ DECLARED_READS = {
 #: redis-py names DEBUG's subcommands like a container's (`debug_object` → DEBUG OBJECT), though COMMAND INFO
 #: lists DEBUG as one command.
 METHOD_CONTAINERS = ("debug",)
+#: redis-py's command classes of one data type → the key type, for methods whose command no server knows.
+MIXIN_TYPES = {
+    "HashCommands": "hash", "ListCommands": "list", "SetCommands": "set", "SortedSetCommands": "zset",
+    "StreamCommands": "stream", "GeoCommands": "zset", "HyperlogCommands": "string",
+}  # fmt: skip
 KEY = {"KeyT", "KeyT | None", "Union[KeyT, None]", "Optional[KeyT]"}
 KEY_LIST_MARKERS = ("KeysT", "Sequence[KeyT]", "List[KeyT]", "Iterable[KeyT]", "Mapping[AnyKeyT", "Dict[KeyT")
 
@@ -115,7 +120,8 @@ def _docs(docs: dict[str, Any], into: dict[str, dict[str, Any]]) -> None:
 
 def read_server(kind: str) -> dict[str, Any]:
     """Start a server of `kind`, read COMMAND INFO and COMMAND DOCS, stop it (by its PID)."""
-    sys.path.insert(0, str(ROOT))
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
     import redis
     from tests.support.servers import start_server
 
@@ -137,11 +143,12 @@ def read_server(kind: str) -> dict[str, Any]:
 
 
 def refresh() -> None:
+    """Replace the saved replies with those of the servers installed now (all read before any is replaced)."""
+    replies = [read_server(kind) for kind in SERVER_KINDS]
+    INPUTS.mkdir(exist_ok=True)
     for old in INPUTS.glob("*.json"):
         old.unlink()
-    INPUTS.mkdir(exist_ok=True)
-    for kind in SERVER_KINDS:
-        found = read_server(kind)
+    for found in replies:
         path = INPUTS / f"{found['flavor']}-{found['version']}.json"
         path.write_text(json.dumps(found, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"saved {path.relative_to(ROOT)} ({len(found['commands'])} commands)")
@@ -374,7 +381,7 @@ def render_methods(merged: dict[str, dict[str, Any]]) -> str:
     from redis.commands.core import CoreCommands
 
     containers = frozenset({name for name, record in merged.items() if record["subcommands"]} | set(METHOD_CONTAINERS))
-    rows = []
+    rows, unlisted = [], []
     for name in sorted(dir(CoreCommands)):
         if name.startswith("_") or name == "execute_command" or not callable(getattr(CoreCommands, name)):
             continue
@@ -383,6 +390,10 @@ def render_methods(merged: dict[str, dict[str, Any]]) -> str:
             continue
         fields = ", ".join(f"{key}={value!r}" for key, value in found.items() if value not in ((), None, 0, False))
         rows.append(f"    {name!r}: MethodSignature({fields}),")
+        command = found["command"].lower().replace(" ", "|", 1)
+        owner = next(klass.__name__ for klass in CoreCommands.__mro__ if name in vars(klass))
+        if command not in merged and owner in MIXIN_TYPES:
+            unlisted.append(f"    {name!r}: {MIXIN_TYPES[owner]!r},")
     return (
         "# ruff: noqa: E501 - generated, one method per line\n"
         '"""redis-py client methods → Redis commands, key and option parameters. GENERATED: do not edit.\n\n'
@@ -391,7 +402,10 @@ def render_methods(merged: dict[str, dict[str, Any]]) -> str:
         "from __future__ import annotations\n\n"
         "from rediscipline.redis_meta.records import MethodSignature\n\n"
         f'REDIS_PY_VERSION = "{redis.__version__}"\n\n'
-        "METHODS: dict[str, MethodSignature] = {\n" + "\n".join(rows) + "\n}\n"
+        "METHODS: dict[str, MethodSignature] = {\n" + "\n".join(rows) + "\n}\n\n"
+        "#: The key type of the methods whose command none of the servers knows, from the redis-py class that\n"
+        "#: defines them (HashCommands: hash); the command table gives the others.\n"
+        "UNLISTED_KEY_TYPES: dict[str, str] = {\n" + "\n".join(unlisted) + "\n}\n"
     )
 
 

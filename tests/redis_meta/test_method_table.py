@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rediscipline.redis_meta.commands import command_info
 from rediscipline.redis_meta.method_table_generated import METHODS as COMMANDS
-from rediscipline.redis_meta.methods import METHODS, command_name
+from rediscipline.redis_meta.methods import METHODS, command_name, method_key_type
 from rediscipline.redis_meta.records import MethodSignature as CommandSpec
 
 
@@ -57,3 +57,23 @@ def test_cluster_methods_split_a_batch_but_send_the_same_commands() -> None:
     assert METHODS["mget_nonatomic"].command == "MGET"
     assert METHODS["mset_nonatomic"].key_lists == ("mapping",)
     assert set(COMMANDS) < set(METHODS)
+
+
+def test_a_methods_key_type_comes_from_its_command_or_its_redis_py_class() -> None:
+    assert [method_key_type(m) for m in ("hset", "zadd", "pfadd", "bitop", "geoadd", "delete", "expire")] == [
+        "hash",
+        "zset",
+        "string",
+        "string",
+        "zset",
+        None,
+        None,
+    ]
+    # commands newer than every server of the table: the redis-py class that defines the method says
+    assert [method_key_type(m) for m in ("himport_set", "xnack", "sdiffcard", "arset", "nosuch")] == [
+        "hash",
+        "stream",
+        "set",
+        None,
+        None,
+    ]

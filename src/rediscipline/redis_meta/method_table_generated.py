@@ -371,3 +371,16 @@ METHODS: dict[str, MethodSignature] = {
     'zunion': MethodSignature(command='ZUNION', params=('keys', 'aggregate', 'withscores', 'score_cast_func'), key_lists=('keys',), options=('aggregate', 'withscores', 'score_cast_func'), required=1),
     'zunionstore': MethodSignature(command='ZUNIONSTORE', params=('dest', 'keys', 'aggregate'), keys=('dest',), key_lists=('keys',), options=('aggregate',), required=2),
 }
+
+#: The key type of the methods whose command none of the servers knows, from the redis-py class that
+#: defines them (HashCommands: hash); the command table gives the others.
+UNLISTED_KEY_TYPES: dict[str, str] = {
+    'himport_discard_all_internal': 'hash',
+    'himport_discard_internal': 'hash',
+    'himport_prepare_internal': 'hash',
+    'himport_set': 'hash',
+    'sdiffcard': 'set',
+    'sunioncard': 'set',
+    'xcfgset': 'stream',
+    'xnack': 'stream',
+}

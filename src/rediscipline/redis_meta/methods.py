@@ -7,7 +7,9 @@ writes to the rules.
 
 from __future__ import annotations
 
+from rediscipline.redis_meta.commands import key_type_of
 from rediscipline.redis_meta.method_table_generated import METHODS as CORE_METHODS
+from rediscipline.redis_meta.method_table_generated import UNLISTED_KEY_TYPES
 from rediscipline.redis_meta.records import MethodSignature
 
 CLUSTER_EXTRAS: dict[str, MethodSignature] = {
@@ -24,3 +26,11 @@ METHODS: dict[str, MethodSignature] = {**CORE_METHODS, **CLUSTER_EXTRAS}
 def command_name(method: MethodSignature) -> str:
     """The command a method sends as `INFO commandstats` names it: `CONFIG SET` → `config|set`."""
     return method.command.lower().replace(" ", "|", 1)
+
+
+def method_key_type(method: str) -> str | None:
+    """The type of the keys a client method works on: its command's (`hset` → hash), or for a command no
+    server of the table knows, that of the redis-py class defining the method; None for any type (DEL)."""
+    signature = METHODS.get(method)
+    found = key_type_of(command_name(signature)) if signature is not None else None
+    return found if found is not None else UNLISTED_KEY_TYPES.get(method)

@@ -20,8 +20,7 @@ from rediscipline.model.facts import EVIDENCE_CODE, CommandFact, KeyFact
 from rediscipline.model.keyname import KeyTemplate, Part
 from rediscipline.model.keypattern import infer_parts
 from rediscipline.model.location import SOURCE_CODE, Location
-from rediscipline.redis_meta.commands import key_type_of
-from rediscipline.redis_meta.methods import METHODS, command_name
+from rediscipline.redis_meta.methods import METHODS, command_name, method_key_type
 from rediscipline.sources.code import calls as binding
 from rediscipline.sources.code.declarations import read_module
 from rediscipline.sources.code.kinds import KIND_CLIENT, KIND_OTHER, KIND_PIPELINE, KIND_PUBSUB, Kind
@@ -641,7 +640,7 @@ class ModuleExtractor:
         }
         args = binding.redis_args(bound, scope, patterns)
         self.facts.commands.append(CommandFact(command, location, EVIDENCE_CODE, args))
-        key_type = key_type_of(command)
+        key_type = method_key_type(method)
         for template in dict.fromkeys(t for t in templates if t is not None):
             self.facts.keys.append(KeyFact(template, location, type=key_type))
         if pipeline is not None:

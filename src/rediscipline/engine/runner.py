@@ -29,6 +29,7 @@ from rediscipline.model.report import PatternStat, Stats
 from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
 from rediscipline.rules.base import (
+    ANY_COMMAND,
     Accumulator,
     AggregateRule,
     CallRule,
@@ -56,7 +57,10 @@ class _Scope:
     name_rules: list[tuple[ConfiguredRule, RuleContext[Any]]]
     aggregates: list[tuple[ConfiguredRule, RuleContext[Any], Accumulator]]
     namespace: str | None
-    command_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
+    #: command rules with the commands they judge, by name without subcommand (`config` for `config|set`)
+    command_rules: list[tuple[ConfiguredRule, RuleContext[Any], frozenset[str]]] = field(default_factory=list)
+    #: command name (without subcommand) → the command rules that judge it, in rule order; filled on demand
+    command_index: dict[str, list[tuple[ConfiguredRule, RuleContext[Any]]]] = field(default_factory=dict)
     call_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
     instance_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
     #: bound `check` methods of the fact rules, so the per-key loop does no attribute lookups
@@ -268,7 +272,7 @@ class Engine:
         """
         subject, example = (fact.name, fact.evidence), _command_line(fact)
         at_site = fact.origin.line is not None
-        for configured, ctx in self._scope(None).command_rules:
+        for configured, ctx in self._command_rules(fact.name):
             checked = cast(CommandRule[Any], configured.rule).check(fact, ctx)
             for resolved in self._resolve(configured, ctx, checked):
                 if at_site:
@@ -285,6 +289,20 @@ class Engine:
             checked = cast(CallRule[Any], configured.rule).check(call, ctx)
             for resolved in self._resolve(configured, ctx, checked):
                 self.groups.add_site(resolved, call.origin, pattern, subject)
+
+    def _command_rules(self, name: str) -> list[tuple[ConfiguredRule, RuleContext[Any]]]:
+        """The command rules that declared `name` (by its command, without subcommand) or any command."""
+        scope = self._scope(None)
+        command = name.lower().partition("|")[0]
+        found = scope.command_index.get(command)
+        if found is None:
+            found = [
+                (configured, ctx)
+                for configured, ctx, judged in scope.command_rules
+                if command in judged or judged >= ANY_COMMAND
+            ]
+            scope.command_index[command] = found
+        return found
 
     # -- evaluation ------------------------------------------------------------------------------------
 
@@ -312,7 +330,8 @@ class Engine:
                 configured.options, configured.severity, namespace, self.namespaces, self.server
             )
             if isinstance(configured.rule, CommandRule):
-                built.command_rules.append((configured, ctx))
+                judged = configured.rule.judged(configured.options)
+                built.command_rules.append((configured, ctx, frozenset(n.partition("|")[0] for n in judged)))
             elif isinstance(configured.rule, CallRule):
                 built.call_rules.append((configured, ctx))
             elif isinstance(configured.rule, InstanceRule):

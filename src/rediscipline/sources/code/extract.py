@@ -20,9 +20,9 @@ from rediscipline.model.facts import EVIDENCE_CODE, CommandFact, KeyFact
 from rediscipline.model.keyname import KeyTemplate, Part
 from rediscipline.model.keypattern import infer_parts
 from rediscipline.model.location import SOURCE_CODE, Location
+from rediscipline.redis_meta.methods import METHODS, command_name, method_key_type
 from rediscipline.sources.code import calls as binding
 from rediscipline.sources.code.declarations import read_module
-from rediscipline.sources.code.keytypes import key_type_of
 from rediscipline.sources.code.kinds import KIND_CLIENT, KIND_OTHER, KIND_PIPELINE, KIND_PUBSUB, Kind
 from rediscipline.sources.code.module import ClassInfo, ModuleInfo
 from rediscipline.sources.code.pairing import Pending, collection_ids, key_family, key_id, settle
@@ -41,7 +41,6 @@ from rediscipline.sources.code.receivers import (
     transaction_flag,
 )
 from rediscipline.sources.code.scope import Scope
-from rediscipline.sources.code.table import METHOD_COMMANDS
 from rediscipline.sources.code.values import element_exprs, int_of, is_constant_ttl, literal_of, size_of, template_parts
 from rediscipline.sources.urls import url_database
 
@@ -414,9 +413,9 @@ class ModuleExtractor:
                     return Handle(KIND_PIPELINE, pipeline, guessed=guessed)
                 if func.attr == "pubsub":
                     return Handle(KIND_PUBSUB, guessed=guessed)
-                if id(call) in self._chained and func.attr in METHOD_COMMANDS:  # `pipe.hset(k, m).expire(k, ttl)`
+                if id(call) in self._chained and func.attr in METHODS:  # `pipe.hset(k, m).expire(k, ttl)`
                     return Handle(KIND_PIPELINE, Pipeline(True, self._loop_ids()), guessed=guessed)
-            if receiver is not None and receiver.kind == KIND_PIPELINE and func.attr in METHOD_COMMANDS:
+            if receiver is not None and receiver.kind == KIND_PIPELINE and func.attr in METHODS:
                 return receiver  # pipeline methods return the pipeline: pipe.set(...).expire(...)
             if receiver is not None and receiver.cls is not None and not receiver.guessed:
                 found = self.module.method_kind(Kind(receiver.kind, receiver.cls), func.attr)
@@ -469,13 +468,13 @@ class ModuleExtractor:
             self._command("monitor", (), call)
         elif method == "execute_command":
             self._raw_command(call)
-        elif method in METHOD_COMMANDS:
+        elif method in METHODS:
             self._redis_call(call, method, pipeline)
 
     def _lone_redis_call(self, call: ast.Call, method: str) -> bool:
         """A Redis-only method whose arguments fit redis-py, on a receiver that has no identity of its own
         (a call's result, an item of a container) and so no other use to weigh."""
-        spec = METHOD_COMMANDS.get(method)
+        spec = METHODS.get(method)
         if spec is None or method in GENERIC_METHODS or not isinstance(call.func, ast.Attribute):
             return False
         return id(call.func.value) not in self.module.receivers.ids and binding.fits(call, spec)
@@ -601,10 +600,10 @@ class ModuleExtractor:
         self._emit(fact, ())
 
     def _redis_call(self, call: ast.Call, method: str, pipeline: Pipeline | None) -> None:
-        spec = METHOD_COMMANDS[method]
+        spec = METHODS[method]
         bound = binding.bind(call, method, spec)
         scope = self._scope
-        command = binding.command_name(spec)
+        command = command_name(spec)
         key_exprs = binding.key_exprs(bound, scope)
         templates: list[KeyTemplate | None] = []
         for expr in key_exprs:
@@ -641,7 +640,7 @@ class ModuleExtractor:
         }
         args = binding.redis_args(bound, scope, patterns)
         self.facts.commands.append(CommandFact(command, location, EVIDENCE_CODE, args))
-        key_type = key_type_of(command)
+        key_type = method_key_type(method)
         for template in dict.fromkeys(t for t in templates if t is not None):
             self.facts.keys.append(KeyFact(template, location, type=key_type))
         if pipeline is not None:
@@ -671,7 +670,7 @@ def _leaves(body: list[ast.stmt]) -> bool:
 
 def _chains_on_pipeline(method: str) -> bool:
     """A command method no command result has (`expire`, `hset`), so its receiver is a pipeline's return."""
-    return method in METHOD_COMMANDS and method not in RESULT_METHODS
+    return method in METHODS and method not in RESULT_METHODS
 
 
 def _makes_pool(qualified: str | None) -> bool:

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 
 from rediscipline.model.code import Literal
+from rediscipline.redis_meta.methods import METHODS
 from rediscipline.sources.code.kinds import (
     KIND_CLIENT,
     KIND_OTHER,
@@ -24,7 +25,6 @@ from rediscipline.sources.code.kinds import (
     KIND_PUBSUB,
     Kind,
 )
-from rediscipline.sources.code.table import METHOD_COMMANDS
 
 #: Qualified names of calls that return a client.
 CLIENT_FACTORIES = (
@@ -170,8 +170,8 @@ def may_use_redis(text: str) -> bool:
 
 
 def _trace_pattern() -> re.Pattern[str]:
-    distinctive = sorted(m for m in METHOD_COMMANDS if m not in GENERIC_METHODS)
-    methods = "|".join(sorted(METHOD_COMMANDS, key=len, reverse=True))
+    distinctive = sorted(m for m in METHODS if m not in GENERIC_METHODS)
+    methods = "|".join(sorted(METHODS, key=len, reverse=True))
     return re.compile(
         rf"\.\s*(?:{'|'.join(sorted(distinctive, key=len, reverse=True))})\s*\("
         rf"|\b_*(?:r|rds|rdb|rcli)\s*\.\s*(?:{methods})\s*\("

@@ -23,9 +23,20 @@ from rediscipline.model.location import SOURCE_CODE, Location
 from rediscipline.sources.code import calls as binding
 from rediscipline.sources.code.declarations import read_module
 from rediscipline.sources.code.keytypes import key_type_of
-from rediscipline.sources.code.kinds import KIND_CLIENT, KIND_OTHER, KIND_PIPELINE, KIND_PUBSUB, Kind
+from rediscipline.sources.code.kinds import (
+    BUILDERS,
+    CLIENT_RESULTS,
+    KIND_CLIENT,
+    KIND_MODULE,
+    KIND_OTHER,
+    KIND_PIPELINE,
+    KIND_PUBSUB,
+    SHAPE_ITEMS,
+    Kind,
+)
 from rediscipline.sources.code.module import ClassInfo, ModuleInfo
-from rediscipline.sources.code.pairing import Pending, collection_ids, key_family, key_id, settle
+from rediscipline.sources.code.module_commands import MODULE_COMMANDS
+from rediscipline.sources.code.pairing import Pending, collection_ids, key_family, key_id, loop_items, settle
 from rediscipline.sources.code.receivers import (
     CLIENT,
     CLIENT_METHODS,
@@ -41,6 +52,7 @@ from rediscipline.sources.code.receivers import (
     transaction_flag,
 )
 from rediscipline.sources.code.scope import Scope
+from rediscipline.sources.code.spec import CommandSpec
 from rediscipline.sources.code.table import METHOD_COMMANDS
 from rediscipline.sources.code.values import element_exprs, int_of, is_constant_ttl, literal_of, size_of, template_parts
 from rediscipline.sources.urls import url_database
@@ -189,6 +201,8 @@ class ModuleExtractor:
                 handle = handle_of(self.module.self_kind(method_of))
             elif handle is None and requests_fixtures and argument.annotation is None:
                 handle = handle_of(self.module.fixture_kind(argument.arg))  # pytest passes the fixture's value
+            elif handle is None and method_of is not None and index > 0 and node.name == "__init__":
+                handle = handle_of(self.module.constructor_kind(method_of.qualname, argument.arg))
             scope.bind(argument.arg, None, handle)
         for extra in (arguments.vararg, arguments.kwarg):
             if extra is not None:
@@ -235,11 +249,13 @@ class ModuleExtractor:
         items = element_exprs(iterable, self._scope) if iterable is not None else None
         item = items[0] if items is not None and len(items) == 1 and isinstance(iterable, ast.Name) else None
         if isinstance(target, ast.Name):
-            self._scope.bind(target.id, item, self._item_kind(iterable), iterated=True, iterable=iterable)
+            collection = loop_items(target, iterable)[target.id] if iterable is not None else None
+            self._scope.bind(target.id, item, self._item_kind(iterable), iterated=True, iterable=collection)
         elif target is not None:
+            sources = loop_items(target, iterable) if iterable is not None else {}
             for element in ast.walk(target):
                 if isinstance(element, ast.Name):
-                    self._scope.bind(element.id, None, None, iterated=True)
+                    self._scope.bind(element.id, None, None, iterated=True, iterable=sources.get(element.id))
         self._loops.append((id(body), size))
         if retry:
             self._retry_loops.add(id(body))
@@ -275,10 +291,11 @@ class ModuleExtractor:
         pushed = 0
         for generator in node.generators:
             self._expr(generator.iter)
+            sources = loop_items(generator.target, generator.iter)
             for element in ast.walk(generator.target):
                 if isinstance(element, ast.Name):
                     item = self._item_kind(generator.iter) if element is generator.target else None
-                    self._scope.bind(element.id, None, item, iterated=True)
+                    self._scope.bind(element.id, None, item, iterated=True, iterable=sources.get(element.id))
             self._loops.append((id(generator), None if generator.ifs else size_of(generator.iter, self._scope)))
             pushed += 1
             for condition in generator.ifs:
@@ -328,6 +345,8 @@ class ModuleExtractor:
         if _plain_data(iterable):
             return OTHER
         found = self._kind(iterable)
+        if found is not None and found.shape == SHAPE_ITEMS and found.item is not None:
+            return handle_of(found.item)  # `for c in self.clients` with `clients: list[Redis]`
         return OTHER if found is not None and found.kind == KIND_OTHER and not found.guessed else None
 
     def _local_kind(self, name: str) -> Kind | None:
@@ -401,6 +420,9 @@ class ModuleExtractor:
             return CLIENT  # Sentinel's `master_for(...)`, `get_redis_connection()`
         if isinstance(func, ast.Attribute):
             receiver = self._kind(func.value)
+            made = self._helper_made(func, receiver)
+            if made is not None:
+                return made
             if receiver is not None and receiver.kind == KIND_CLIENT:
                 guessed = receiver.guessed
                 if func.attr == "pipeline":
@@ -412,8 +434,6 @@ class ModuleExtractor:
                     known, value = literal_of(transaction, self._scope) if transaction is not None else (False, None)
                     pipeline = Pipeline(transaction_flag(value, known), self._loop_ids())
                     return Handle(KIND_PIPELINE, pipeline, guessed=guessed)
-                if func.attr == "pubsub":
-                    return Handle(KIND_PUBSUB, guessed=guessed)
                 if id(call) in self._chained and func.attr in METHOD_COMMANDS:  # `pipe.hset(k, m).expire(k, ttl)`
                     return Handle(KIND_PIPELINE, Pipeline(True, self._loop_ids()), guessed=guessed)
             if receiver is not None and receiver.kind == KIND_PIPELINE and func.attr in METHOD_COMMANDS:
@@ -424,11 +444,30 @@ class ModuleExtractor:
                     return handle_of(found, self._loop_ids())
         return handle_of(self.module.call_kind(call, self._scope.class_info, self._local_kind), self._loop_ids())
 
+    def _helper_made(self, func: ast.Attribute, receiver: Handle | None) -> Handle | None:
+        """What a client or pipeline method that returns a helper object gives (kinds.CLIENT_RESULTS): a pub/sub
+        object, a BITFIELD builder, a lock, a module command namespace (`r.json()`, queued on the pipeline when
+        called on one). A builder's methods return the builder (`r.bitfield(k).set(...).incrby(...)`). On a
+        receiver only guessed to be a client, the helper is not followed: its calls are not judged."""
+        if receiver is None:
+            return None
+        if receiver.kind == KIND_OTHER and receiver.cls in BUILDERS:
+            return receiver
+        result = CLIENT_RESULTS.get(func.attr)
+        if result is None or receiver.kind not in (KIND_CLIENT, KIND_PIPELINE) or result.kind == KIND_PIPELINE:
+            return None
+        if receiver.cls is not None and self.module.overrides(Kind(receiver.kind, receiver.cls), func.attr):
+            return None  # a client subclass's own method of that name
+        if receiver.guessed and result.kind != KIND_PUBSUB:
+            return Handle(KIND_OTHER, cls=result.cls, guessed=True)
+        pipeline = receiver.pipeline if result.kind == KIND_MODULE else None
+        return Handle(result.kind, pipeline, result.cls, receiver.guessed)
+
     # -- calls -------------------------------------------------------------------------------------------
 
     def _call(self, call: ast.Call) -> None:
         func = call.func
-        if self.module.is_client_call(call, self._scope.class_info):
+        if self.module.is_client_call(call, self._scope.class_info, self._local_kind):
             self._client_made(call)
             return
         if _makes_pool(self.module.qualified(func)):
@@ -454,10 +493,16 @@ class ModuleExtractor:
             if method in SUBSCRIBE_METHODS:
                 self._subscribe(call, method)
             return
+        if receiver.kind == KIND_MODULE:
+            spec = MODULE_COMMANDS.get(receiver.cls or "", {}).get(method)
+            if spec is not None and binding.fits(call, spec):
+                self._redis_call(call, f"{receiver.cls}().{method}", receiver.pipeline, spec)
+            return
         if receiver.kind not in (KIND_CLIENT, KIND_PIPELINE):
             return
         if receiver.kind == KIND_CLIENT and id(call) in self._chained:
-            receiver = self._kind(call) or receiver  # its result takes pipeline methods: it is queued on one
+            queued = self._kind(call)  # its result takes pipeline methods: it is queued on one
+            receiver = queued if queued is not None and queued.kind == KIND_PIPELINE else receiver
         pipeline = receiver.pipeline if receiver.kind == KIND_PIPELINE else None
         if method == "pipeline":
             self._pipeline_made(call)
@@ -600,8 +645,12 @@ class ModuleExtractor:
         )
         self._emit(fact, ())
 
-    def _redis_call(self, call: ast.Call, method: str, pipeline: Pipeline | None) -> None:
-        spec = METHOD_COMMANDS[method]
+    def _redis_call(
+        self, call: ast.Call, method: str, pipeline: Pipeline | None, module_spec: CommandSpec | None = None
+    ) -> None:
+        """A command call: its facts. `module_spec` for a module command (`r.json().set`), whose keys are
+        named but whose key type and options are not those of the core commands."""
+        spec = module_spec or METHOD_COMMANDS[method]
         bound = binding.bind(call, method, spec)
         scope = self._scope
         command = binding.command_name(spec)
@@ -641,7 +690,7 @@ class ModuleExtractor:
         }
         args = binding.redis_args(bound, scope, patterns)
         self.facts.commands.append(CommandFact(command, location, EVIDENCE_CODE, args))
-        key_type = key_type_of(command)
+        key_type = key_type_of(command) if module_spec is None else None
         for template in dict.fromkeys(t for t in templates if t is not None):
             self.facts.keys.append(KeyFact(template, location, type=key_type))
         if pipeline is not None:

@@ -101,6 +101,8 @@ class Handle:
     pipeline: Pipeline | None = None
     cls: str | None = None
     guessed: bool = False
+    item: Kind | None = None  # what a container, a callable or a class gives (see `Kind.shape`)
+    shape: str | None = None
 
 
 CLIENT = Handle(KIND_CLIENT)
@@ -115,13 +117,13 @@ def handle_of(kind: Kind | None, loops: tuple[int, ...] = ()) -> Handle | None:
         return None
     if kind.kind == KIND_PIPELINE:
         return Handle(KIND_PIPELINE, Pipeline(True, loops))
-    return Handle(kind.kind, cls=kind.cls)
+    return Handle(kind.kind, cls=kind.cls, item=kind.item, shape=kind.shape)
 
 
 def kind_of(handle: Handle | None) -> Kind | None:
     if handle is None or handle.guessed:
         return None
-    return Kind(handle.kind, handle.cls)
+    return Kind(handle.kind, handle.cls, handle.item, handle.shape)
 
 
 def looks_like_redis(name: str) -> bool:

@@ -260,3 +260,39 @@ def test_methods_come_from_every_base_class_in_order() -> None:
     )
     assert [(c.origin.line, c.method) for c in facts.calls] == [(15, "watch"), (25, "setbit")]
     assert [(c.origin.line, c.name) for c in facts.commands if c.name == "multi"] == [(24, "multi")]
+
+
+def test_valkey_py_clients_are_clients() -> None:
+    """valkey-py is a fork of redis-py with the same API; valkey-glide is another client (not read)."""
+    assert calls(
+        """
+        import valkey
+        from valkey import Valkey
+        import valkey.asyncio as avk
+        from glide import GlideClient
+
+        async def f(conn: valkey.Valkey, url, glide: GlideClient):
+            conn.keys("a:*")
+            Valkey(db=2).flushall()
+            valkey.Valkey.from_url(url).flushdb()
+            await avk.Valkey().keys("b:*")
+            await glide.keys("c:*")
+        """
+    ) == [(8, "keys"), (9, "flushall"), (10, "flushdb"), (11, "keys")]
+
+
+def test_a_class_attribute_annotated_as_a_client_class_makes_clients() -> None:
+    assert calls(
+        """
+        from typing import Type
+        import redis
+
+        class Store:
+            client_class: Type[redis.Redis] = redis.Redis
+
+            def connect(self, url):
+                self.client_class.from_url(url).keys("a:*")
+                self.client_class(db=4).flushdb()
+                self.client_class.keys("b:*")
+        """
+    ) == [(9, "keys"), (10, "flushdb")]

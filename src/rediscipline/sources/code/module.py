@@ -59,6 +59,8 @@ FACTORY_PASSES = 3
 HIERARCHY_DEPTH = 8
 #: Modules whose names in an annotation only wrap the type that matters (`Optional[Redis]`, `Awaitable[...]`).
 TYPING_MODULES = ("typing", "typing_extensions", "collections", "types", "builtins")
+#: Client classes of the Redis packages, under whatever module they are imported from.
+CLIENT_CONSTRUCTORS = frozenset({"Redis", "StrictRedis", "Valkey", "StrictValkey"})
 #: `typing.cast(T, value)`: the value, with the type it is told to have.
 CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
 
@@ -355,7 +357,7 @@ class ModuleInfo:
         instance of the class it builds, what a function or method of the project is known to return."""
         func = call.func
         name = self.qualified(func)
-        if name is not None and (name in CLIENT_FACTORIES or name.rsplit(".", 1)[-1] in ("Redis", "StrictRedis")):
+        if name is not None and (name in CLIENT_FACTORIES or name.rsplit(".", 1)[-1] in CLIENT_CONSTRUCTORS):
             return CLIENT_KIND
         if isinstance(func, ast.Attribute) and func.attr in CLIENT_METHODS:
             return CLIENT_KIND
@@ -483,6 +485,8 @@ def _container_method(owner: Kind, method: str) -> Kind | None:
         return Kind(KIND_OTHER, None, owner.item, SHAPE_ITEMS)
     if owner.shape == SHAPE_ITEMS and method == "pop":
         return owner.item
+    if owner.shape == SHAPE_CLASS and method in ("from_url", "from_pool"):
+        return owner.item  # `self.client_class.from_url(url)` with `client_class: type[Redis]`
     return None
 
 

@@ -48,12 +48,32 @@ CLIENT_FACTORIES = (
         for module in ("redis", "redis.cluster", "redis.asyncio", "redis.asyncio.cluster")
         for name in ("RedisCluster", "RedisCluster.from_url")
     )
+    | frozenset(
+        f"{module}.{name}"
+        for module in ("valkey", "valkey.client", "valkey.asyncio", "valkey.asyncio.client")
+        for name in (
+            "Valkey",
+            "StrictValkey",
+            "from_url",
+            "Valkey.from_url",
+            "StrictValkey.from_url",
+            "Valkey.from_pool",
+        )
+    )
+    | frozenset(
+        f"{module}.{name}"
+        for module in ("valkey", "valkey.cluster", "valkey.asyncio", "valkey.asyncio.cluster")
+        for name in ("ValkeyCluster", "ValkeyCluster.from_url")
+    )
     | {"django_redis.get_redis_connection"}
 )
 
 #: Type names that mark a parameter or attribute annotation as a client or a pipeline; a class whose name
-#: ends with `Redis` or `RedisCluster` (`ArqRedis`, `FakeStrictRedis`) is taken for a client class too.
-CLIENT_TYPES = frozenset({"Redis", "StrictRedis", "RedisCluster", "FakeRedis", "AsyncRedis"})
+#: ends with `Redis` or `RedisCluster` (`ArqRedis`, `FakeStrictRedis`) is taken for a client class too, and
+#: so are valkey-py's clients (a fork of redis-py with the same API).
+CLIENT_TYPES = frozenset(
+    {"Redis", "StrictRedis", "RedisCluster", "FakeRedis", "AsyncRedis", "Valkey", "StrictValkey", "ValkeyCluster"}
+)
 PIPELINE_TYPES = frozenset({"Pipeline", "ClusterPipeline"})
 PUBSUB_TYPES = frozenset({"PubSub", "ClusterPubSub"})
 #: Methods that return a client whatever they are called on (Sentinel).

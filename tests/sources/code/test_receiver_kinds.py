@@ -296,3 +296,38 @@ def test_a_class_attribute_annotated_as_a_client_class_makes_clients() -> None:
                 self.client_class.keys("b:*")
         """
     ) == [(9, "keys"), (10, "flushdb")]
+
+
+def test_a_fixture_parametrized_with_classes_builds_their_common_class() -> None:
+    assert calls(
+        """
+        import pytest
+        import redis
+        import fakeredis
+
+        class Cache:
+            def __init__(self, port):
+                self.client = redis.Redis(port=port)
+
+        class QuietCache(Cache):
+            pass
+
+        class Other:
+            pass
+
+        @pytest.fixture(params=[Cache, pytest.param(QuietCache, marks=pytest.mark.slow)])
+        def cache(request):
+            made = request.param(6390)
+            made.client.flushdb()
+            return made
+
+        @pytest.fixture(params=[redis.Redis, fakeredis.FakeRedis])
+        def conn(request):
+            kind = request.param
+            kind().flushall()
+
+        @pytest.fixture(params=[Cache, Other])
+        def mixed(request):
+            request.param(6390).client.flushdb()
+        """
+    ) == [(19, "flushdb"), (25, "flushall")]

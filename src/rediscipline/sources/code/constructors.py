@@ -16,7 +16,15 @@ import ast
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from rediscipline.sources.code.kinds import KIND_CLIENT, Kind, is_mock
+from rediscipline.sources.code.kinds import (
+    CLIENT_KIND,
+    KIND_CLIENT,
+    KIND_OTHER,
+    SHAPE_CLASS,
+    SHAPE_PARAM,
+    Kind,
+    is_mock,
+)
 
 if TYPE_CHECKING:
     from rediscipline.sources.code.module import ClassInfo, ModuleInfo
@@ -134,3 +142,58 @@ def snapshot(constructed: Constructed) -> tuple[object, ...]:
         for owner, parameters in sorted(constructed.items())
         for parameter, kinds in sorted(parameters.items())
     )
+
+
+def fixture_request_kind(info: ModuleInfo, function: _Function) -> Kind | None:
+    """What `request` is in a pytest fixture declared with `params=[...]` listing classes
+    (`@pytest.fixture(params=[RedisCache, CustomCache])`): its `.param` is one of them, so calling it gives an
+    instance of the one the others extend (a client when they are all client classes). None when the listed
+    values are not classes, or have no such common class."""
+    for decorator in function.decorator_list:
+        if not isinstance(decorator, ast.Call) or _name(decorator.func) != "fixture":
+            continue
+        listed = next((k.value for k in decorator.keywords if k.arg == "params"), None)
+        if not isinstance(listed, (ast.List, ast.Tuple)) or not listed.elts:
+            return None
+        kinds: list[Kind] = []
+        for element in listed.elts:
+            value = element
+            if isinstance(value, ast.Call) and _name(value.func) == "param" and value.args:
+                value = value.args[0]  # `pytest.param(RedisCache, marks=...)`
+            made = info.call_kind(ast.Call(func=value, args=[], keywords=[]))
+            if not isinstance(value, (ast.Name, ast.Attribute)) or made is None:
+                return None
+            kinds.append(made)
+        instance = _common_class(info, kinds)
+        if instance is None:
+            return None
+        return Kind(
+            KIND_OTHER, "_pytest.fixtures.FixtureRequest", Kind(KIND_OTHER, None, instance, SHAPE_CLASS), SHAPE_PARAM
+        )
+    return None
+
+
+def _common_class(info: ModuleInfo, kinds: list[Kind]) -> Kind | None:
+    distinct = sorted(set(kinds), key=repr)
+    if len(distinct) == 1:
+        return distinct[0]
+    if all(kind.kind == KIND_CLIENT for kind in distinct):
+        return CLIENT_KIND
+    for candidate in distinct:
+        if candidate.cls is not None and all(_extends(info, kind.cls, candidate.cls, 0) for kind in distinct):
+            return candidate
+    return None
+
+
+def _extends(info: ModuleInfo, cls: str | None, base: str, depth: int) -> bool:
+    """Whether the project class `cls` is `base` or one of its subclasses."""
+    if cls is None or depth > INIT_DEPTH:
+        return False
+    found, wanted = info.class_info(cls), info.class_info(base)
+    if found is None or wanted is None:
+        return cls == base
+    return found is wanted or any(_extends(info, parent, base, depth + 1) for parent in found.bases)
+
+
+def _name(expr: ast.expr) -> str:
+    return expr.attr if isinstance(expr, ast.Attribute) else expr.id if isinstance(expr, ast.Name) else ""

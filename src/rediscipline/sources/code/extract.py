@@ -21,6 +21,7 @@ from rediscipline.model.keyname import KeyTemplate, Part
 from rediscipline.model.keypattern import infer_parts
 from rediscipline.model.location import SOURCE_CODE, Location
 from rediscipline.sources.code import calls as binding
+from rediscipline.sources.code.constructors import fixture_request_kind
 from rediscipline.sources.code.declarations import read_module
 from rediscipline.sources.code.keytypes import key_type_of
 from rediscipline.sources.code.kinds import (
@@ -31,7 +32,9 @@ from rediscipline.sources.code.kinds import (
     KIND_OTHER,
     KIND_PIPELINE,
     KIND_PUBSUB,
+    SHAPE_CLASS,
     SHAPE_ITEMS,
+    SHAPE_PARAM,
     Kind,
 )
 from rediscipline.sources.code.module import ClassInfo, ModuleInfo
@@ -195,8 +198,11 @@ class ModuleExtractor:
         arguments = node.args
         method_of = self._class_body
         requests_fixtures = node.name.startswith("test") or _is_fixture(node)
+        request = fixture_request_kind(self.module, node) if requests_fixtures else None
         for index, argument in enumerate((*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)):
             handle = handle_of(self.module.annotation_kind(argument.annotation))
+            if handle is None and argument.arg == "request":
+                handle = handle_of(request)  # `request.param` is one of the fixture's `params`
             if handle is None and method_of is not None and index == 0 and argument.arg in ("self", "cls"):
                 handle = handle_of(self.module.self_kind(method_of))
             elif handle is None and requests_fixtures and argument.annotation is None:
@@ -370,6 +376,8 @@ class ModuleExtractor:
         """`self.cache`, `broker.client`, `extensions.redis_client`: the attribute's kind where the owner's
         class (or module) records it, else a guess."""
         owner = self._kind(expr.value)
+        if owner is not None and owner.shape == SHAPE_PARAM and expr.attr == "param":
+            return handle_of(owner.item)
         if owner is not None and owner.cls is not None and not owner.guessed:
             found = self.module.attribute_kind(Kind(owner.kind, owner.cls), expr.attr)
             if found is not None:
@@ -420,6 +428,8 @@ class ModuleExtractor:
             return CLIENT  # Sentinel's `master_for(...)`, `get_redis_connection()`
         if isinstance(func, ast.Attribute):
             receiver = self._kind(func.value)
+            if receiver is not None and receiver.shape == SHAPE_PARAM and func.attr == "param" and receiver.item:
+                return handle_of(receiver.item.gives(SHAPE_CLASS), self._loop_ids())  # `request.param(...)`
             made = self._helper_made(func, receiver)
             if made is not None:
                 return made

@@ -23,11 +23,13 @@ KIND_OTHER = "other"  # known not to be Redis: data, an instance of a class that
 KIND_MODULE = "module"
 
 #: What a value that is not itself Redis hands out (`Kind.shape`): its items (`list[Redis]`, `Sequence[Redis]`),
-#: its values (`dict[str, Redis]`), its result when called (`Callable[..., Redis]`), its instances (`type[Redis]`).
+#: its values (`dict[str, Redis]`), its result when called (`Callable[..., Redis]`), its instances (`type[Redis]`),
+#: the value of its `.param` (a parametrized fixture's `request`).
 SHAPE_ITEMS = "items"
 SHAPE_MAPPING = "mapping"
 SHAPE_CALLABLE = "callable"
 SHAPE_CLASS = "class"
+SHAPE_PARAM = "param"  # a pytest fixture's `request`, whose `.param` is one of the fixture's `params`
 
 
 @dataclass(frozen=True, slots=True)

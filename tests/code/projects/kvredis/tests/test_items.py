@@ -1,6 +1,7 @@
 import os
 from typing import cast
 
+import pytest
 from kvredis._typing import ClientType
 from kvredis.cache import ItemCache
 
@@ -33,3 +34,18 @@ def test_scan_through_a_cast(raw):
 def test_cache_clear():
     cache = ItemCache(port=6390)
     cache._write_client.flushdb()  # error: CMD002
+
+
+class QuietCache(ItemCache):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+
+
+@pytest.fixture(params=[ItemCache, QuietCache])
+def cache_factory(request):
+    def make(**kwargs):
+        cache = request.param(port=6390, **kwargs)
+        cache._write_client.flushdb()  # error: CMD002
+        return cache
+
+    return make

@@ -131,9 +131,10 @@ class ModuleInfo:
         return None
 
     def class_info(self, qualname: str) -> ClassInfo | None:
-        for info in self.classes.values():
-            if info.qualname == qualname:
-                return info
+        module, _, name = qualname.rpartition(".")
+        own = self.classes.get(name) if module == self.name else None
+        if own is not None and own.qualname == qualname:
+            return own
         return self.project.class_info(qualname) if self.project is not None else None
 
     def is_own(self, qualified: str) -> bool:

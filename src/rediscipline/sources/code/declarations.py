@@ -204,13 +204,19 @@ def _summary(function: ast.FunctionDef | ast.AsyncFunctionDef, cache: dict[int, 
                 found.returns.append(node.value.value if isinstance(node.value, ast.Await) else node.value)
             elif isinstance(node, ast.Yield) and node.value is not None:
                 found.yields.append(node.value)
-            elif isinstance(node, ast.Call) and _has_arguments(node):
+            elif isinstance(node, ast.Call) and _may_build(node):
                 found.calls.append(node)
     return found
 
 
-def _has_arguments(call: ast.Call) -> bool:
-    return bool(call.args or call.keywords)
+def _may_build(call: ast.Call) -> bool:
+    """A call with arguments that may build a class: a class name (CapWords, by PEP 8), `cls(...)`, or an
+    `__init__` called on a base (`super().__init__(client)`)."""
+    if not (call.args or call.keywords):
+        return False
+    func = call.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    return name in ("cls", "__init__") or is_class_name(name)
 
 
 def _read_constructions(
@@ -227,7 +233,7 @@ def _read_constructions(
         module_level = summaries[id(tree)] = _Summary([], [], [])
         for statement in tree.body:
             if not isinstance(statement, (*_FUNCTIONS, ast.ClassDef)):
-                module_level.calls += [n for n in ast.walk(statement) if isinstance(n, ast.Call) and _has_arguments(n)]
+                module_level.calls += [n for n in ast.walk(statement) if isinstance(n, ast.Call) and _may_build(n)]
     record_constructions(info, module_level.calls, None, None, None)
     for function in functions:
         calls = _summary(function, summaries).calls

@@ -96,10 +96,10 @@ def _feed_python(python: Sequence[SourceFile], engine: Engine) -> tuple[list[Par
             problems.append(read)
             continue
         parsed.append(read)
-    project, declarations = read_project(parsed)
+    project, declarations, forced = read_project(parsed)
     directives: dict[str, FileDirectives] = {}
     for file in parsed:
-        facts = file.facts(project, declarations.get(file.source.shown))
+        facts = file.facts(project, declarations.get(file.source.shown), forced)
         if isinstance(facts, ParseProblem):
             problems.append(facts)
             continue

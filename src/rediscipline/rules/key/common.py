@@ -18,11 +18,6 @@ _WORD_SPLIT = re.compile(rb"[_\-.#{}]+")
 NAMING_CHECKS = ("code", "live", "rdb", "keys")
 
 
-def literal_text(key: KeyTemplate) -> bytes:
-    """All literal bytes of the key, placeholders dropped (they are checked by their slot instead)."""
-    return b"".join(key.literals())
-
-
 def segment_words(segment: Segment) -> list[bytes]:
     """The words of a segment's literal parts, split on `_ - . # { }`."""
     words: list[bytes] = []
@@ -247,7 +242,7 @@ def quoted(items: Iterable[str], limit: int = 5) -> str:
     return text + (f" (+{len(distinct) - limit})" if len(distinct) > limit else "")
 
 
-# -- group B helpers (levels, hashtags, cluster slots) --
+# -- group B helpers (levels, hashtags) --
 
 
 def split_parts(parts: Iterable[Part], separators: bytes) -> list[tuple[Part, ...]]:
@@ -359,48 +354,6 @@ def scan_braces(key: KeyTemplate) -> Braces:
             elif "stray-close" not in problems:
                 problems.append("stray-close")
     return Braces(count, tag, tuple(problems))
-
-
-CLUSTER_SLOTS = 16384
-
-
-def _crc16_table() -> tuple[int, ...]:
-    table = []
-    for byte in range(256):
-        crc = byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else crc << 1
-        table.append(crc & 0xFFFF)
-    return tuple(table)
-
-
-_CRC16_TABLE = _crc16_table()
-
-
-def crc16(data: bytes) -> int:
-    """CRC-16/XMODEM (polynomial 0x1021, initial value 0), the checksum Redis Cluster uses (crc16.c)."""
-    crc = 0
-    table = _CRC16_TABLE
-    for byte in data:
-        crc = ((crc << 8) & 0xFFFF) ^ table[((crc >> 8) ^ byte) & 0xFF]
-    return crc
-
-
-def hashtag_of(name: bytes) -> bytes | None:
-    """The bytes Redis Cluster hashes instead of the whole name, or None when it hashes the whole name."""
-    opened = name.find(b"{")
-    if opened < 0:
-        return None
-    closed = name.find(b"}", opened + 1)
-    if closed <= opened + 1:  # no `}` after the `{`, or an empty `{}`
-        return None
-    return name[opened + 1 : closed]
-
-
-def key_slot(name: bytes) -> int:
-    """The cluster slot of a key name: CRC16 of its hashtag (or of the whole name) modulo 16384."""
-    tag = hashtag_of(name)
-    return crc16(name if tag is None else tag) % CLUSTER_SLOTS
 
 
 # -- end group B helpers --

@@ -32,15 +32,13 @@ from rediscipline.sources.code.kinds import (
     KIND_MODULE,
     KIND_PIPELINE,
     KIND_PUBSUB,
+    SHAPE_ITEMS,
+    SHAPE_MAPPING,
     Kind,
 )
 from rediscipline.sources.code.module import ClassInfo, ModuleInfo
 from rediscipline.sources.code.pairing import Pending, collection_ids, key_family, key_id, loop_items, settle
-from rediscipline.sources.code.receivers import (
-    GUESSED_CLIENT,
-    Pipeline,
-    handle_of,
-)
+from rediscipline.sources.code.receivers import GUESSED_CLIENT, OTHER, Handle, Pipeline, handle_of
 from rediscipline.sources.code.scope import Scope
 from rediscipline.sources.code.values import element_exprs, int_of, is_constant_ttl, literal_of, size_of, template_parts
 from rediscipline.sources.urls import url_database
@@ -207,19 +205,28 @@ class ModuleExtractor:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         for target in targets:
             if isinstance(target, ast.Name):
-                if isinstance(node, ast.AugAssign) or value is None:
+                if isinstance(node, ast.AugAssign):
                     self._scope.bind(target.id, None, None)
                     continue
-                handle = self._handles.kind(value)
-                if isinstance(node, ast.AnnAssign):
+                handle = self._handles.kind(value) if value is not None else None
+                if isinstance(node, ast.AnnAssign):  # `client: Redis | None` promises a client, assigned or not
                     handle = handle_of(self.module.annotation_kind(node.annotation)) or handle
                 self._scope.bind(target.id, value, handle)
             elif isinstance(target, (ast.Tuple, ast.List)):
+                unpacked = self._unpacked(value)
                 for element in ast.walk(target):
                     if isinstance(element, ast.Name):
-                        self._scope.bind(element.id, None, None)
+                        self._scope.bind(element.id, None, unpacked)
             else:
                 self._expr(target)
+
+    def _unpacked(self, value: ast.expr | None) -> Handle | None:
+        """What the names unpacked from `value` hold: the items of a sequence of clients (`a, b = clients`),
+        the keys of a mapping, the parts of a command's reply (`count, items = pipe.execute()`: data)."""
+        found = self._handles.kind(value) if value is not None else None
+        if found is not None and found.shape == SHAPE_ITEMS:
+            return handle_of(found.item)
+        return OTHER if found is not None and found.shape == SHAPE_MAPPING else None
 
     def _loop(
         self,
@@ -256,8 +263,10 @@ class ModuleExtractor:
         """Visit calls inside out (arguments and receivers before the call), in evaluation order."""
         if isinstance(node, ast.Call):
             if isinstance(node.func, ast.Attribute):
-                if isinstance(node.func.value, ast.Call) and chains_on_pipeline(node.func.attr):
-                    self._handles.chained.add(id(node.func.value))
+                if isinstance(node.func.value, ast.Call):
+                    self._handles.called_on.add(id(node.func.value))
+                    if chains_on_pipeline(node.func.attr):
+                        self._handles.chained.add(id(node.func.value))
                 self._expr(node.func.value)
             for argument in node.args:
                 self._expr(argument)

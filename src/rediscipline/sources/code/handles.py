@@ -12,6 +12,7 @@ import ast
 from collections.abc import Callable
 
 from rediscipline.redis_meta.methods import METHODS
+from rediscipline.redis_meta.module_table_generated import MODULE_COMMANDS
 from rediscipline.sources.code import calls as binding
 from rediscipline.sources.code.kinds import (
     BUILDERS,
@@ -21,6 +22,7 @@ from rediscipline.sources.code.kinds import (
     KIND_OTHER,
     KIND_PIPELINE,
     KIND_PUBSUB,
+    REPLY_METHODS,
     SHAPE_CLASS,
     SHAPE_ITEMS,
     SHAPE_PARAM,
@@ -33,6 +35,7 @@ from rediscipline.sources.code.receivers import (
     GENERIC_METHODS,
     GUESSED_CLIENT,
     OTHER,
+    REPLY,
     Handle,
     Pipeline,
     handle_of,
@@ -63,13 +66,16 @@ _CONTAINER_CALLS = frozenset(
 class Handles:
     """The receivers of the function being read (see the module docstring). `scope` is that function's names,
     `loops` gives the ids of the loops around the current statement (a pipeline remembers where it was made),
-    and `chained` the calls whose result receives a pipeline-only method (their receiver was a pipeline)."""
+    `chained` the calls whose result receives a pipeline-only method (their receiver was a pipeline), and
+    `called_on` the calls whose result receives any method directly: a pipeline's command called that way
+    returns the pipeline, while bound to a name or awaited it gives the command's reply."""
 
     def __init__(self, module: ModuleInfo, scope: Scope, loops: Callable[[], tuple[int, ...]]) -> None:
         self.module = module
         self.scope = scope
         self.loop_ids = loops
         self.chained: set[int] = set()
+        self.called_on: set[int] = set()  # calls whose result receives a method call directly (`x.y().z()`)
         self._memo: dict[int, Handle | None] = {}
 
     def kind(self, expr: ast.expr) -> Handle | None:
@@ -200,13 +206,23 @@ class Handles:
                     return Handle(KIND_PIPELINE, pipeline, guessed=guessed)
                 if id(call) in self.chained and func.attr in METHODS:  # `pipe.hset(k, m).expire(k, ttl)`
                     return Handle(KIND_PIPELINE, Pipeline(True, self.loop_ids()), guessed=guessed)
-            if receiver is not None and receiver.kind == KIND_PIPELINE and func.attr in METHODS:
-                return receiver  # pipeline methods return the pipeline: pipe.set(...).expire(...)
+            if receiver is not None and self._replies(receiver, func.attr):
+                if receiver.kind == KIND_PIPELINE and id(call) in self.called_on and func.attr in METHODS:
+                    return receiver  # pipeline methods return the pipeline: pipe.set(...).expire(...)
+                return REPLY  # bound to a name or awaited, it is the command's reply (WATCH mode, asyncio)
             if receiver is not None and receiver.cls is not None and not receiver.guessed:
                 found = self.module.method_kind(Kind(receiver.kind, receiver.cls), func.attr)
                 if found is not None:
                     return handle_of(found, self.loop_ids())
         return handle_of(self.module.call_kind(call, self.scope.class_info, self.local_kind), self.loop_ids())
+
+    def _replies(self, receiver: Handle, method: str) -> bool:
+        """Whether `method` on `receiver` sends a command, so that what it returns is the command's reply."""
+        if receiver.kind == KIND_MODULE:
+            return method in MODULE_COMMANDS.get(receiver.cls or "", {})
+        if receiver.kind not in (KIND_CLIENT, KIND_PIPELINE) or (method not in METHODS and method not in REPLY_METHODS):
+            return False
+        return receiver.cls is None or not self.module.overrides(Kind(receiver.kind, receiver.cls), method)
 
     def _helper_made(self, func: ast.Attribute, receiver: Handle | None) -> Handle | None:
         """What a client or pipeline method that returns a helper object gives (kinds.CLIENT_RESULTS): a pub/sub

@@ -102,7 +102,11 @@ class Scope:
         iterated: bool = False,
         iterable: ast.expr | None = None,
     ) -> None:
-        """Bind `name`; `iterated` when it is a loop's or a comprehension's item (of `iterable` when known)."""
+        """Bind `name`; `iterated` when it is a loop's or a comprehension's item (of `iterable` when known).
+        A module global that functions assign through `global` holds whatever any of its assignments gives
+        it, whatever this one is (reassigned.py)."""
+        if self.parent is None and name in self.module.reassigned:
+            value, handle = None, handle_of(self.module.global_kind(name)) or handle
         self.values[name] = value if value is not None else _UNBOUND
         if handle is not None:
             self.handles[name] = handle

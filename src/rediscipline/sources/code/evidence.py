@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from rediscipline.redis_meta.methods import METHODS
 from rediscipline.sources.code.calls import fits
+from rediscipline.sources.code.kinds import MODULE_NAMESPACES
 from rediscipline.sources.code.receivers import GENERIC_METHODS
 
 #: How many local assignments are followed to name a receiver (`c = conn; c.get(k)`).
@@ -203,8 +204,8 @@ class _Collector:
             return
         self.found.ids[id(func.value)] = identity
         spec = METHODS.get(func.attr)
-        if spec is None:
-            return
+        if spec is None or _through_namespace(identity):
+            return  # `x.json().mget(ids, ".")` is JSON.MGET, not MGET: no evidence for or against
         evidence = self.found.evidence.setdefault(identity, Evidence())
         if not fits(call, spec):
             evidence.misfits.append(call.lineno)
@@ -270,6 +271,12 @@ class _Collector:
             scope = scope.parent
         qualified = self.imported.get(name) or (f"{self.module}.{name}" if self.module else name)
         return f"G:{qualified}"
+
+
+def _through_namespace(identity: str) -> bool:
+    """A receiver reached through a module command namespace (`x.json()`, `x.ts().pipeline()`): its methods
+    are the module's commands, with other signatures than the core commands of the same name."""
+    return "()" in identity and any(f".{name}()" in identity for name in MODULE_NAMESPACES)
 
 
 def _position(node: ast.AST) -> tuple[int, int]:

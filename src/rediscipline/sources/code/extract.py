@@ -334,10 +334,15 @@ class ModuleExtractor:
             if method in SUBSCRIBE_METHODS:
                 self._subscribe(call, method)
             return
+        namespace = receiver.cls if receiver.kind == KIND_MODULE else receiver.namespace
+        spec = MODULE_COMMANDS.get(namespace, {}).get(method) if namespace is not None else None
+        if spec is not None:  # a module command, also queued on a module namespace's pipeline
+            if binding.fits(call, spec):
+                self._redis_call(call, f"{namespace}().{method}", receiver.pipeline, spec)
+            return
         if receiver.kind == KIND_MODULE:
-            spec = MODULE_COMMANDS.get(receiver.cls or "", {}).get(method)
-            if spec is not None and binding.fits(call, spec):
-                self._redis_call(call, f"{receiver.cls}().{method}", receiver.pipeline, spec)
+            if method == "pipeline":
+                self._pipeline_made(call)
             return
         if receiver.kind not in (KIND_CLIENT, KIND_PIPELINE):
             return

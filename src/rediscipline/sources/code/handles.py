@@ -22,6 +22,7 @@ from rediscipline.sources.code.kinds import (
     KIND_OTHER,
     KIND_PIPELINE,
     KIND_PUBSUB,
+    MODULE_PIPELINES,
     REPLY_METHODS,
     SHAPE_CLASS,
     SHAPE_ITEMS,
@@ -193,17 +194,13 @@ class Handles:
             made = self._helper_made(func, receiver)
             if made is not None:
                 return made
+            if receiver is not None and receiver.kind == KIND_MODULE and func.attr == "pipeline":
+                has_pipeline = receiver.cls in MODULE_PIPELINES
+                return self._pipeline(call, receiver.guessed, receiver.cls) if has_pipeline else None
             if receiver is not None and receiver.kind == KIND_CLIENT:
                 guessed = receiver.guessed
                 if func.attr == "pipeline":
-                    transaction = (
-                        call.args[0]
-                        if call.args
-                        else next((k.value for k in call.keywords if k.arg == "transaction"), None)
-                    )
-                    known, value = literal_of(transaction, self.scope) if transaction is not None else (False, None)
-                    pipeline = Pipeline(transaction_flag(value, known), self.loop_ids())
-                    return Handle(KIND_PIPELINE, pipeline, guessed=guessed)
+                    return self._pipeline(call, guessed, None)
                 if id(call) in self.chained and func.attr in METHODS:  # `pipe.hset(k, m).expire(k, ttl)`
                     return Handle(KIND_PIPELINE, Pipeline(True, self.loop_ids()), guessed=guessed)
             if receiver is not None and self._replies(receiver, func.attr):
@@ -215,6 +212,14 @@ class Handles:
                 if found is not None:
                     return handle_of(found, self.loop_ids())
         return handle_of(self.module.call_kind(call, self.scope.class_info, self.local_kind), self.loop_ids())
+
+    def _pipeline(self, call: ast.Call, guessed: bool, namespace: str | None) -> Handle:
+        """`client.pipeline(transaction=...)`, or a module namespace's (`r.json().pipeline()`)."""
+        written = [*call.args[:1], *(k.value for k in call.keywords if k.arg == "transaction")]
+        transaction = written[0] if written else None
+        known, value = literal_of(transaction, self.scope) if transaction is not None else (False, None)
+        pipeline = Pipeline(transaction_flag(value, known), self.loop_ids())
+        return Handle(KIND_PIPELINE, pipeline, guessed=guessed, namespace=namespace)
 
     def _replies(self, receiver: Handle, method: str) -> bool:
         """Whether `method` on `receiver` sends a command, so that what it returns is the command's reply."""

@@ -73,6 +73,11 @@ CLIENT_RESULTS: dict[str, Kind] = {
     "monitor": Kind(KIND_OTHER, "redis.client.Monitor"),
     **{name: Kind(KIND_MODULE, name) for name in ("json", "ts", "ft", "bf", "cf", "cms", "topk", "tdigest", "vset")},
 }
+#: The module command namespaces a client hands out (`json`, `ts`, `ft`...).
+MODULE_NAMESPACES = frozenset(name for name, kind in CLIENT_RESULTS.items() if kind.kind == KIND_MODULE)
+#: Module namespaces that hand out a pipeline of their own (`r.json().pipeline()`), queuing their commands and
+#: the core ones.
+MODULE_PIPELINES = frozenset({"json", "ts", "ft"})
 #: Helper objects whose methods return the object itself (a builder): `r.bitfield(k).set(...).incrby(...)`.
 BUILDERS = frozenset({"redis.commands.core.BitFieldOperation"})
 

@@ -124,6 +124,7 @@ class Handle:
     guessed: bool = False
     item: Kind | None = None  # what a container, a callable or a class gives (see `Kind.shape`)
     shape: str | None = None
+    namespace: str | None = None  # a module namespace's pipeline (`r.json().pipeline()`): its commands first
 
 
 CLIENT = Handle(KIND_CLIENT)

@@ -27,6 +27,15 @@ from rediscipline.sources.code import calls as binding
 from rediscipline.sources.code.constructors import fixture_request_kind
 from rediscipline.sources.code.declarations import read_module
 from rediscipline.sources.code.handles import Handles, chains_on_pipeline
+from rediscipline.sources.code.key_identity import (
+    collection_ids,
+    fill_sources,
+    key_family,
+    key_id,
+    loop_items,
+    member_id,
+    unpacked_items,
+)
 from rediscipline.sources.code.kinds import (
     KIND_CLIENT,
     KIND_MODULE,
@@ -37,7 +46,7 @@ from rediscipline.sources.code.kinds import (
     Kind,
 )
 from rediscipline.sources.code.module import ClassInfo, ModuleInfo
-from rediscipline.sources.code.pairing import Pending, collection_ids, key_family, key_id, loop_items, settle
+from rediscipline.sources.code.pairing import Pending, settle
 from rediscipline.sources.code.receivers import GUESSED_CLIENT, OTHER, Handle, Pipeline, handle_of
 from rediscipline.sources.code.scope import Scope
 from rediscipline.sources.code.values import element_exprs, int_of, is_constant_ttl, literal_of, size_of, template_parts
@@ -47,6 +56,8 @@ from rediscipline.sources.urls import url_database
 POOLS = frozenset({"ConnectionPool", "BlockingConnectionPool"})
 #: `Redis(host, port, db, ...)`: where the database sits among positional constructor arguments.
 POSITIONAL_DB = 2
+#: Methods that put one item into a collection (whose items then come from where that item came from).
+FILLING_METHODS = frozenset({"append", "add", "appendleft"})
 SUBSCRIBE_METHODS = {"subscribe": "subscribe", "psubscribe": "psubscribe", "ssubscribe": "ssubscribe"}
 
 
@@ -219,6 +230,8 @@ class ModuleExtractor:
                         self._scope.bind(element.id, None, unpacked)
             else:
                 self._expr(target)
+                if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                    self._scope.fill(target.value.id, fill_sources(target.slice, self._scope))  # `mapping[key] = v`
 
     def _unpacked(self, value: ast.expr | None) -> Handle | None:
         """What the names unpacked from `value` hold: the items of a sequence of clients (`a, b = clients`),
@@ -245,7 +258,7 @@ class ModuleExtractor:
             collection = loop_items(target, iterable)[target.id] if iterable is not None else None
             self._scope.bind(target.id, item, self._handles.item_kind(iterable), iterated=True, iterable=collection)
         elif target is not None:
-            sources = loop_items(target, iterable) if iterable is not None else {}
+            sources = self._walked(target, iterable) if iterable is not None else {}
             for element in ast.walk(target):
                 if isinstance(element, ast.Name):
                     self._scope.bind(element.id, None, None, iterated=True, iterable=sources.get(element.id))
@@ -256,6 +269,11 @@ class ModuleExtractor:
             self._statements(body)
         finally:
             self._loops.pop()
+
+    def _walked(self, target: ast.expr, iterable: ast.expr) -> dict[str, ast.expr | str]:
+        """What the names a loop unpacks are items of: a collection (`zip(keys, values)`), or the items a
+        derived collection's tuples carry (`for key, ts in todo`, key_identity.py)."""
+        return {**unpacked_items(target, iterable, self._scope), **loop_items(target, iterable)}
 
     # -- expressions -----------------------------------------------------------------------------------
 
@@ -286,7 +304,7 @@ class ModuleExtractor:
         pushed = 0
         for generator in node.generators:
             self._expr(generator.iter)
-            sources = loop_items(generator.target, generator.iter)
+            sources = self._walked(generator.target, generator.iter)
             for element in ast.walk(generator.target):
                 if isinstance(element, ast.Name):
                     item = self._handles.item_kind(generator.iter) if element is generator.target else None
@@ -317,6 +335,8 @@ class ModuleExtractor:
         if not isinstance(func, ast.Attribute):
             return
         method = func.attr
+        if method in FILLING_METHODS and isinstance(func.value, ast.Name) and len(call.args) == 1:
+            self._scope.fill(func.value.id, fill_sources(call.args[0], self._scope))  # `todo.append((key, ts))`
         receiver = self._handles.kind(func.value)
         if receiver is None:
             if not self._handles.lone_redis_call(call, method) and not self._handles.used_as_client(func.value):
@@ -521,6 +541,7 @@ class ModuleExtractor:
         self._emit(fact, (*(key_id(e, scope) for e in key_exprs), *collection_ids(bound, key_exprs, scope)))
         if key_exprs:
             self._pending[-1].family = key_family(key_exprs[0], scope)
+            self._pending[-1].member = member_id(key_exprs[0], scope)
         patterns = {
             name: template.pattern
             for name, template in zip([k for k in spec.keys if k in bound.named], templates, strict=False)

@@ -13,6 +13,7 @@ import builtins
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from rediscipline.sources.code.callees import function_key, may_pass, record_calls
 from rediscipline.sources.code.constructors import record_constructions, snapshot
 from rediscipline.sources.code.evidence import Receivers, collect
 from rediscipline.sources.code.kinds import KIND_CLIENT, PIPELINE_KIND, REDIS_PACKAGES, Kind, is_class_name
@@ -196,7 +197,8 @@ class _Summary:
     returns: list[ast.expr]
     yields: list[ast.expr]
     names: dict[str, list[ast.Assign | ast.AnnAssign]] = field(default_factory=dict)  # local name → its assignments
-    calls: list[ast.Call] = field(default_factory=list)
+    calls: list[ast.Call] = field(default_factory=list)  # that may build a class
+    passes: list[ast.Call] = field(default_factory=list)  # that may run a function or method (callees.py)
 
 
 def _summary(function: ast.FunctionDef | ast.AsyncFunctionDef, cache: dict[int, _Summary]) -> _Summary:
@@ -213,8 +215,8 @@ def _summary(function: ast.FunctionDef | ast.AsyncFunctionDef, cache: dict[int, 
                 found.returns.append(node.value.value if isinstance(node.value, ast.Await) else node.value)
             elif isinstance(node, ast.Yield) and node.value is not None:
                 found.yields.append(node.value)
-            elif isinstance(node, ast.Call) and _may_build(node):
-                found.calls.append(node)
+            elif isinstance(node, ast.Call):
+                _collect_call(found, node)
     return found
 
 
@@ -242,18 +244,33 @@ def _read_constructions(
         module_level = summaries[id(tree)] = _Summary([], [], [])
         for statement in tree.body:
             if not isinstance(statement, (*_FUNCTIONS, ast.ClassDef)):
-                module_level.calls += [n for n in ast.walk(statement) if isinstance(n, ast.Call) and _may_build(n)]
+                for node in ast.walk(statement):
+                    if isinstance(node, ast.Call):
+                        _collect_call(module_level, node)
     record_constructions(info, module_level.calls, None, None, None)
+    record_calls(info, module_level.passes, None, None)
     for function in functions:
-        calls = _summary(function, summaries).calls
-        if calls:
-            record_constructions(info, calls, None, function, _function_kinds(info, function, None, summaries))
+        summary = _summary(function, summaries)
+        if summary.calls or summary.passes:
+            lookup = _function_kinds(info, function, None, summaries)
+            record_constructions(info, summary.calls, None, function, lookup)
+            record_calls(info, summary.passes, None, lookup)
     for node in classes:
         cls = info.classes[node.name]
         for method in cls.methods.values():
-            calls = _summary(method, summaries).calls
-            if calls:
-                record_constructions(info, calls, cls, method, _function_kinds(info, method, cls, summaries))
+            summary = _summary(method, summaries)
+            if summary.calls or summary.passes:
+                lookup = _function_kinds(info, method, cls, summaries)
+                record_constructions(info, summary.calls, cls, method, lookup)
+                record_calls(info, summary.passes, cls, lookup)
+
+
+def _collect_call(summary: _Summary, call: ast.Call) -> None:
+    """Keep a call that may build a class of the project, or else run one of its functions."""
+    if _may_build(call):
+        summary.calls.append(call)
+    elif may_pass(call):
+        summary.passes.append(call)
 
 
 def _fixture_name(function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
@@ -383,7 +400,9 @@ def _function_kinds(
                     if found is None and cls is not None and index == 0 and name in ("self", "cls"):
                         found = info.self_kind(cls)
                     elif found is None and cls is not None and index > 0 and function.name == "__init__":
-                        found = info.constructor_kind(cls.qualname, name)  # what the callers build it with
+                        found = info.passed_kind(cls.qualname, name)  # what the callers build it with
+                    elif found is None and argument.annotation is None:
+                        found = info.passed_kind(function_key(info, function.name, cls), name)
         known[name] = found
         return found
 

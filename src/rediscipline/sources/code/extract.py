@@ -24,6 +24,7 @@ from rediscipline.redis_meta.methods import METHODS, command_name, method_key_ty
 from rediscipline.redis_meta.module_table_generated import MODULE_COMMANDS
 from rediscipline.redis_meta.records import MethodSignature
 from rediscipline.sources.code import calls as binding
+from rediscipline.sources.code.callees import function_key
 from rediscipline.sources.code.constructors import fixture_request_kind
 from rediscipline.sources.code.declarations import read_module
 from rediscipline.sources.code.handles import Handles, chains_on_pipeline
@@ -188,6 +189,8 @@ class ModuleExtractor:
         method_of = self._class_body
         requests_fixtures = node.name.startswith("test") or _is_fixture(node)
         request = fixture_request_kind(self.module, node) if requests_fixtures else None
+        top_level = method_of is not None or not self._qualname  # a module's function or a class's method
+        key = function_key(self.module, node.name, method_of) if top_level else None
         for index, argument in enumerate((*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)):
             handle = handle_of(self.module.annotation_kind(argument.annotation))
             if handle is None and argument.arg == "request":
@@ -197,7 +200,9 @@ class ModuleExtractor:
             elif handle is None and requests_fixtures and argument.annotation is None:
                 handle = handle_of(self.module.fixture_kind(argument.arg))  # pytest passes the fixture's value
             elif handle is None and method_of is not None and index > 0 and node.name == "__init__":
-                handle = handle_of(self.module.constructor_kind(method_of.qualname, argument.arg))
+                handle = handle_of(self.module.passed_kind(method_of.qualname, argument.arg))
+            elif handle is None and argument.annotation is None and key is not None:  # what the run's calls pass
+                handle = handle_of(self.module.passed_kind(key, argument.arg))
             scope.bind(argument.arg, None, handle)
         for extra in (arguments.vararg, arguments.kwarg):
             if extra is not None:

@@ -451,9 +451,10 @@ class ModuleInfo:
             found = self.project.fixture_kind(name)
         return found
 
-    def constructor_kind(self, qualname: str, parameter: str) -> Kind | None:
-        """What the `__init__` of the project class `qualname` is given for `parameter` by the calls that
-        build it, in this module and in the others of the run, when they agree (constructors.py)."""
+    def passed_kind(self, qualname: str, parameter: str) -> Kind | None:
+        """What the `__init__` of the project class `qualname` (constructors.py), or the project function or
+        method `qualname` (callees.py), is given for `parameter` by the calls of this module and of the others
+        of the run, when they agree."""
         kinds = set(self.constructed.get(qualname, {}).get(parameter, ()))
         if self.project is not None:
             kinds |= self.project.constructed_kinds(qualname, parameter)

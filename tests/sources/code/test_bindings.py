@@ -194,23 +194,71 @@ def test_a_commands_reply_is_data_whatever_it_is_called() -> None:
     ]  # no `.get` nor `.pop` on a reply
 
 
-def test_a_pipeline_command_chained_on_directly_still_returns_the_pipeline() -> None:
+def test_a_queued_command_returns_its_pipeline_chained_bound_or_awaited() -> None:
     facts = extract(
         """
         import redis
+        import redis.asyncio
 
         def f(client: redis.Redis):
             pipe = client.pipeline(transaction=False)
             pipe.hset("app:h", "f", 1).expire("app:h", 60)
             pipe.set("app:a", 1, ex=5).get("app:a")
             pipe.incr("app:n").execute()
+
+        async def retry(r: redis.asyncio.Redis, job_id):
+            async with r.pipeline(transaction=True) as pipe:
+                pipe = pipe.lrem("app:active", 1, job_id)
+                pipe = pipe.zadd("app:incomplete", {job_id: 1})
+                await pipe.set(job_id, "x", ex=60).execute()
         """
     )
     assert [(c.origin.line, c.method, c.pipelined) for c in facts.calls] == [
-        (6, "hset", True),
-        (6, "expire", True),
-        (7, "set", True),
-        (7, "get", True),
-        (8, "incr", True),
-        (8, "execute", True),
+        (7, "hset", True),
+        (7, "expire", True),
+        (8, "set", True),
+        (8, "get", True),
+        (9, "incr", True),
+        (9, "execute", True),
+        (13, "lrem", True),
+        (14, "zadd", True),
+        (15, "set", True),
+        (15, "execute", True),
     ]
+
+
+def test_evidence_counts_against_the_binding_a_call_is_made_on_not_the_name() -> None:
+    """One branch binds `pipe` to a JSON pipeline of a receiver only guessed to be a client (its `get(key,
+    path)` does not fit core GET), the other to a real pipeline: the misfit says nothing of the other binding."""
+    assert calls(
+        """
+        class Store:
+            def __init__(self, index):
+                self._index = index
+
+            def docs(self, ids, as_json):
+                if not as_json:
+                    with self._index.client.pipeline(transaction=False) as pipe:
+                        for i in ids:
+                            pipe.hgetall(i)
+                        return pipe.execute()
+                else:
+                    with self._index.client.json().pipeline(transaction=False) as pipe:
+                        for i in ids:
+                            pipe.get(i, ".")
+                        return pipe.execute()
+        """
+    ) == [(10, "hgetall")]
+
+
+def test_a_misfit_on_one_binding_still_rejects_that_binding() -> None:
+    assert calls(
+        """
+        def f(cache, redis_conn, key):
+            store = cache
+            store.set(key, 1, timeout=3)
+            store.hgetall(key)
+            store = redis_conn
+            store.hgetall(key)
+        """
+    ) == [(7, "hgetall")]

@@ -211,3 +211,31 @@ def test_what_a_constructor_is_given_is_followed_into_the_instance(tmp_path: Pat
         ("crawl/limits.py", 6, "CMD002"),
         ("crawl/mixed.py", 9, "CMD002"),  # a test double does not count against the client
     ]
+
+
+def test_what_the_runs_calls_pass_to_a_function_or_method_is_followed_into_it(tmp_path: Path) -> None:
+    found = _check(
+        tmp_path,
+        {
+            "jobs/__init__.py": "",
+            # nothing in this module names Redis: it is read because the tests call its functions with a client
+            "jobs/helpers.py": "def fill(conn, n):\n    conn.set('jobs:seed', n)\n\n\ndef wipe(conn):\n"
+            "    conn.flushdb()\n\n\ndef either(store):\n    store.flushdb()\n",
+            "jobs/test_jobs.py": "import fakeredis\nimport redis\nfrom unittest import mock\n\n"
+            "from jobs import helpers\nfrom jobs.helpers import either, fill\n\n\nclass Cache:\n"
+            "    def flushdb(self):\n        pass\n\n\nclass TestJobs:\n    def setup_method(self):\n"
+            "        self.client = fakeredis.FakeStrictRedis()\n\n    @staticmethod\n    def operations(client):\n"
+            "        client.set('jobs:a', 'bad')\n\n    def _scan(self, conn):\n        return conn.keys('jobs:*')\n\n"
+            "    def test_one(self):\n        local = fakeredis.FakeStrictRedis()\n        self.operations(local)\n"
+            "        self.operations(self.client)\n        self._scan(self.client)\n        fill(self.client, 3)\n"
+            "        helpers.wipe(redis.Redis())\n        helpers.wipe(mock.MagicMock())\n"
+            "        either(redis.Redis())\n        either(Cache())\n",
+        },
+        ("CMD001", "CMD002", "TTL006"),
+    )
+    assert found == [
+        ("jobs/helpers.py", 2, "TTL006"),
+        ("jobs/helpers.py", 6, "CMD002"),  # a test double does not count against the client
+        ("jobs/test_jobs.py", 20, "TTL006"),  # a static method given a client by every call
+        ("jobs/test_jobs.py", 23, "CMD001"),
+    ]  # `either` is given a client in one place and a cache of the project in another: not followed

@@ -286,10 +286,8 @@ class ModuleExtractor:
         """Visit calls inside out (arguments and receivers before the call), in evaluation order."""
         if isinstance(node, ast.Call):
             if isinstance(node.func, ast.Attribute):
-                if isinstance(node.func.value, ast.Call):
-                    self._handles.called_on.add(id(node.func.value))
-                    if chains_on_pipeline(node.func.attr):
-                        self._handles.chained.add(id(node.func.value))
+                if isinstance(node.func.value, ast.Call) and chains_on_pipeline(node.func.attr):
+                    self._handles.chained.add(id(node.func.value))
                 self._expr(node.func.value)
             for argument in node.args:
                 self._expr(argument)
@@ -387,6 +385,8 @@ class ModuleExtractor:
             self._raw_command(call)
         elif method in METHODS:
             self._redis_call(call, method, pipeline)
+        if pipeline is not None and method in ("watch", "unwatch", "execute", "reset"):
+            pipeline.watching = method == "watch"  # WATCH sends what follows at once, up to MULTI
 
     def _location(self, node: ast.expr) -> Location:
         line = node.lineno
@@ -434,7 +434,7 @@ class ModuleExtractor:
         out, or inside a function handed to `client.transaction(fn)`, continues the transaction announced
         there."""
         if pipeline is not None:
-            pipeline.transaction = True
+            pipeline.transaction, pipeline.watching = True, False
         continued = pipeline is not None and pipeline.announced
         if method == "multi" and (continued or self._function_name in self.module.transaction_callbacks):
             return

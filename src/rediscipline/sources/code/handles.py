@@ -67,16 +67,17 @@ _CONTAINER_CALLS = frozenset(
 class Handles:
     """The receivers of the function being read (see the module docstring). `scope` is that function's names,
     `loops` gives the ids of the loops around the current statement (a pipeline remembers where it was made),
-    `chained` the calls whose result receives a pipeline-only method (their receiver was a pipeline), and
-    `called_on` the calls whose result receives any method directly: a pipeline's command called that way
-    returns the pipeline, while bound to a name or awaited it gives the command's reply."""
+    and `chained` the calls whose result receives a pipeline-only method (their receiver was a pipeline).
+
+    What a command method returns is the command's reply (data) on a client, and on a pipeline between its
+    `watch()` and its `multi()` (redis-py then sends commands at once); a pipeline otherwise queues the command
+    and returns itself (`pipe.set(...).expire(...)`, `pipe = pipe.lrem(...)`, and awaiting it in asyncio)."""
 
     def __init__(self, module: ModuleInfo, scope: Scope, loops: Callable[[], tuple[int, ...]]) -> None:
         self.module = module
         self.scope = scope
         self.loop_ids = loops
         self.chained: set[int] = set()
-        self.called_on: set[int] = set()  # calls whose result receives a method call directly (`x.y().z()`)
         self._memo: dict[int, Handle | None] = {}
 
     def kind(self, expr: ast.expr) -> Handle | None:
@@ -204,9 +205,10 @@ class Handles:
                 if id(call) in self.chained and func.attr in METHODS:  # `pipe.hset(k, m).expire(k, ttl)`
                     return Handle(KIND_PIPELINE, Pipeline(True, self.loop_ids()), guessed=guessed)
             if receiver is not None and self._replies(receiver, func.attr):
-                if receiver.kind == KIND_PIPELINE and id(call) in self.called_on and func.attr in METHODS:
-                    return receiver  # pipeline methods return the pipeline: pipe.set(...).expire(...)
-                return REPLY  # bound to a name or awaited, it is the command's reply (WATCH mode, asyncio)
+                buffered = receiver.pipeline is None or not receiver.pipeline.watching
+                if receiver.kind == KIND_PIPELINE and buffered and func.attr in METHODS:
+                    return receiver  # queued, it returns the pipeline: `pipe = pipe.set(...)`
+                return REPLY  # sent at once (a client, a pipeline after WATCH): the command's reply
             if receiver is not None and receiver.cls is not None and not receiver.guessed:
                 found = self.module.method_kind(Kind(receiver.kind, receiver.cls), func.attr)
                 if found is not None:

@@ -45,14 +45,14 @@ def key_id(expr: ast.expr, scope: Scope, depth: int = 0) -> str:
     for _ in range(MAX_ALIAS_HOPS):
         if not isinstance(expr, ast.Name):
             break
+        iterable = scope.iterable(expr.id)
+        if isinstance(iterable, str):
+            return iterable  # an item of a derived collection: the items it came from
+        if iterable is not None:  # an item of a loop, whatever its element is written as
+            return items_id(iterable, scope, depth + 1) if depth <= MAX_ALIAS_HOPS else ast.dump(expr)
         bound = scope.local(expr.id)
         if bound is None:
-            iterable = scope.iterable(expr.id)
-            if isinstance(iterable, str):
-                return iterable  # an item of a derived collection: the items it came from
-            if iterable is None or depth > MAX_ALIAS_HOPS:  # `for x in x` refers to itself
-                return ast.dump(expr)
-            return items_id(iterable, scope, depth + 1)
+            return ast.dump(expr)
         name, expr = expr.id, bound
     if name is not None and _opaque(expr, scope):
         return f"{name}={ast.dump(expr)}"
@@ -209,7 +209,7 @@ def _element_sources(element: ast.expr, generators: list[ast.comprehension], sco
 
 def _loop_item(name: ast.expr, scope: Scope) -> str | None:
     """The identity of the items a loop variable walks, when `name` is one."""
-    if not isinstance(name, ast.Name) or scope.local(name.id) is not None:
+    if not isinstance(name, ast.Name):
         return None
     iterable = scope.iterable(name.id)
     if iterable is None:

@@ -110,6 +110,7 @@ class Pipeline:
     pending: list[tuple[tuple[tuple[int, int | None], ...], int]] = field(default_factory=list)
     executes_in: set[int] = field(default_factory=set)  # loops that contain an execute() of this pipeline
     announced: bool = False  # made with `transaction=True` written out: its MULTI is reported there
+    watching: bool = False  # after `watch()` and before `multi()`: commands are sent at once, replies returned
 
 
 @dataclass(frozen=True, slots=True)

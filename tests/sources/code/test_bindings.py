@@ -113,8 +113,9 @@ def test_a_class_attribute_initialised_to_none_and_assigned_a_client_in_a_method
 
 
 def test_a_global_that_only_holds_none_and_data_is_no_client() -> None:
-    assert calls(
-        """
+    assert (
+        calls(
+            """
         _cache = None
 
         def load(source):
@@ -126,7 +127,9 @@ def test_a_global_that_only_holds_none_and_data_is_no_client() -> None:
         def lookup(key):
             return _cache.get(key)
         """
-    ) == []
+        )
+        == []
+    )
 
 
 def test_a_reassigned_global_is_no_constant_for_key_templates() -> None:

@@ -239,3 +239,21 @@ def test_what_the_runs_calls_pass_to_a_function_or_method_is_followed_into_it(tm
         ("jobs/test_jobs.py", 20, "TTL006"),  # a static method given a client by every call
         ("jobs/test_jobs.py", 23, "CMD001"),
     ]  # `either` is given a client in one place and a cache of the project in another: not followed
+
+
+def test_a_function_given_an_object_that_holds_a_client_is_read_through_it(tmp_path: Path) -> None:
+    found = _check(
+        tmp_path,
+        {
+            "jobs/__init__.py": "",
+            "jobs/store.py": "import redis\n\n\nclass Store:\n    def __init__(self):\n"
+            "        self.conn = redis.Redis()\n",
+            # nothing here names Redis: the module is read because `seed` is given a `Store`, which holds a client
+            "jobs/util.py": "def seed(store):\n    store.conn.set('jobs:seed', 1)\n\n\ndef label(tag):\n"
+            "    tag.set('jobs:label', 1)\n",
+            "jobs/main.py": "import redis\n\nfrom jobs.store import Store\nfrom jobs.util import label, seed\n\n"
+            "seed(Store())\nlabel(Store())\nredis.Redis().ping()\n",
+        },
+        ("TTL006",),
+    )
+    assert found == [("jobs/util.py", 2, "TTL006")]  # `tag.set` is a method of `Store`, not of its client

@@ -14,10 +14,13 @@ Each receiver expression gets an identity that is the same wherever the same obj
   fixture, an injected dependency: one name, one kind of object);
 * `G:<qualified name>.<attributes>` for a module global or an imported name, the same in every module of
   the project (`from .extensions import store` and `store` in `extensions.py` are one object);
-* a local assigned from a name or a call (every time the same) takes that value's identity (`conn =
-  get_conn()` is `G:<module>.get_conn()`, `for c in self.clients.values()` an element `...values()[]`);
-  any other local is `L:<module>:<function>:<name>`, whose Redis-only calls are weighed with those of the
-  things it is bound to (a parameter, then `with acquire(client) as client`).
+* a local used after a binding that names something (a name, a call, an attribute) takes that value's
+  identity (`conn = get_conn()` is `G:<module>.get_conn()`, `for c in self.clients.values()` an element
+  `...values()[]`), one binding at a time: `with x.pipeline() as pipe` in one branch and `with
+  x.json().pipeline() as pipe` in another are two receivers. A local whose bindings all name the same
+  thing is that thing wherever it is used; any other local is `L:<module>:<function>:<name>`, whose
+  Redis-only calls are weighed with those of the things it is bound to (a parameter, then `with
+  acquire(client) as client`).
 
 A call result used as a receiver is its function's identity followed by `()`.
 """

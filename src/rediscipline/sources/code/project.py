@@ -203,8 +203,8 @@ class ProjectExports:
         return self._constructed_index.get(qualname, {}).get(parameter, set())
 
     def built_with_clients(self) -> set[str]:
-        """The modules whose classes the run builds with a client (or what leads to one) for a parameter of
-        their `__init__`: they must be read even when nothing in their text names Redis."""
+        """The modules whose classes the run builds, or whose functions it calls (callees.py), with a client
+        (or what leads to one) for a parameter: they must be read even when nothing in their text names Redis."""
         self.constructed_kinds("", "")  # builds the index
         assert self._constructed_index is not None
         found: set[str] = set()

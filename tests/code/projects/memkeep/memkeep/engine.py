@@ -1,9 +1,12 @@
 """The search engine: its client is made when the service starts, not when the module is imported."""
+# ruff: noqa: PLW0603, UP045 -- a client set through `global` at start-up, `Optional` as older code writes it
 
 from typing import Optional
 
 import redis
 import valkey
+
+from .reports import describe, warm
 
 _client = None
 _replica: Optional[redis.Redis] = None
@@ -52,3 +55,14 @@ class Index:
 
     def members(self, name):
         return self.conn.smembers(f"mem:tag:{name}")  # error: CMD005
+
+    def describe(self, name):
+        return {"name": name, "members": len(self.members(name))}
+
+
+def warm_up(names):
+    index = Index()
+    index.open()
+    for name in names:
+        warm(index, name)
+        describe(index, name)

@@ -7,8 +7,10 @@ from pathlib import Path
 from rediscipline.api.code import CodeCheckOptions, check_code
 from rediscipline.api.common import settings_for
 from rediscipline.settings.loader import Overrides
+from rediscipline.sources.code.files import SourceFile
 from rediscipline.sources.code.kinds import CLIENT_KIND
 from rediscipline.sources.code.project import ProjectExports, module_name
+from rediscipline.sources.code.source import ParsedFile, parse_python, read_project
 
 EXTENSIONS = """\
 import redis
@@ -257,3 +259,29 @@ def test_a_function_given_an_object_that_holds_a_client_is_read_through_it(tmp_p
         ("TTL006",),
     )
     assert found == [("jobs/util.py", 2, "TTL006")]  # `tag.set` is a method of `Store`, not of its client
+
+
+def test_only_objects_the_project_shows_holding_a_client_make_a_functions_module_read(tmp_path: Path) -> None:
+    """A class with a base of another package may hold anything: built with one, a class's module is read, but
+    a function given one is not (most code passes such objects around, and reading is not free)."""
+    texts = {
+        "jobs/__init__.py": "",
+        "jobs/store.py": "import redis\nfrom ctypes import Structure\n\n\nclass Plain(Structure):\n    pass\n\n\n"
+        "class Holder:\n    def __init__(self):\n        self.conn = redis.Redis()\n",
+        "jobs/given_holder.py": "def seed(store):\n    return store\n",
+        "jobs/given_plain.py": "def seed(store):\n    return store\n",
+        "jobs/built_with_plain.py": "class Job:\n    def __init__(self, store):\n        self.store = store\n",
+        "jobs/main.py": "import redis\n\nfrom jobs import given_holder, given_plain\n"
+        "from jobs.built_with_plain import Job\nfrom jobs.store import Holder, Plain\n\n"
+        "given_holder.seed(Holder())\ngiven_plain.seed(Plain())\nJob(Plain())\nredis.Redis().ping()\n",
+    }
+    parsed: list[ParsedFile] = []
+    for name, text in texts.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        read = parse_python(SourceFile(path, name))
+        assert isinstance(read, ParsedFile)
+        parsed.append(read)
+    _project, _declarations, forced = read_project(parsed)
+    assert sorted(forced) == ["jobs/built_with_plain.py", "jobs/given_holder.py"]

@@ -70,6 +70,7 @@ PROJECTS = (
     "metering",
     "taskq",
     "kvredis",
+    "memkeep",
 )
 
 #: Config files each project hands to `check` explicitly (relative to the project folder).

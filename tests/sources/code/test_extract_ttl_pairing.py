@@ -308,3 +308,148 @@ def test_two_locals_bound_to_an_unknown_call_are_two_keys() -> None:
         (17, "get", None, False),
         (18, "set", None, True),  # a template is the same key whatever local holds it
     ]
+
+
+def test_items_of_a_collection_read_item_by_item_are_read_keys_by_index_or_derived() -> None:
+    assert summary(
+        """
+        import redis
+        r = redis.Redis()
+        def migrate(batch_keys):
+            pipe = r.pipeline()
+            for key in batch_keys:
+                pipe.hgetall(key)
+            results = pipe.execute()
+            update = r.pipeline()
+            for j, result in enumerate(results):
+                if result:
+                    update.hset(batch_keys[j], "hash", 1)
+            update.execute()
+        def touch(keys, now):
+            pipe = r.pipeline()
+            for key in keys:
+                pipe.hget(key, "seen")
+            stamps = pipe.execute()
+            todo = []
+            for key, stamp in zip(keys, stamps):
+                if stamp is None:
+                    todo.append((key, now))
+            later = [k for k, stamp in zip(keys, stamps) if stamp]
+            pipe = r.pipeline()
+            for key, ts in todo:
+                pipe.hset(key, "seen", ts)
+            for key in later:
+                pipe.hincrby(key, "hits", 1)
+            pipe.execute()
+        """
+    ) == [
+        (7, "hgetall", None, False),
+        (8, "execute", None, False),
+        (12, "hset", None, True),  # `batch_keys[j]` is an item of `batch_keys`, whose items were all read
+        (13, "execute", None, False),
+        (17, "hget", None, False),
+        (18, "execute", None, False),
+        (26, "hset", None, True),  # `todo` holds items of `keys`, appended in a loop over them
+        (28, "hincrby", None, True),  # `later` is a filtered copy of `keys`
+        (29, "execute", None, False),
+    ]
+
+
+def test_an_item_read_alone_or_a_mappings_value_is_not_every_item() -> None:
+    assert summary(
+        """
+        import redis
+        r = redis.Redis()
+        def one(keys):
+            r.get(keys[1])
+            r.hset(keys[0], "f", 1)
+        def values(mapping):
+            for k in mapping:
+                r.get(k)
+            for k in mapping:
+                r.hset(mapping[k], "f", 1)
+        def mixed(keys, others):
+            for key in keys:
+                r.get(key)
+            todo = []
+            for key in keys:
+                todo.append(key)
+            for other in others:
+                todo.append(other)
+            for key in todo:
+                r.hset(key, "f", 1)
+        def renamed(keys):
+            for key in keys:
+                r.get(key)
+            for key in [f"x:{k}" for k in keys]:
+                r.hset(key, "f", 1)
+        """
+    ) == [
+        (5, "get", None, False),
+        (6, "hset", None, False),
+        (9, "get", None, False),
+        (11, "hset", None, False),  # `mapping[k]` is a value of the mapping, not one of its keys
+        (14, "get", None, False),
+        (21, "hset", None, False),  # items of two origins
+        (24, "get", None, False),
+        (26, "hset", None, False),  # other keys, built from the read ones
+    ]
+
+
+def test_an_expire_loop_over_the_keys_a_written_mapping_was_built_from_pairs_with_the_write() -> None:
+    calls = extract(
+        """
+        import redis
+        r = redis.Redis()
+        def listed(cache_keys, value):
+            values = dict([(key, value) for key in cache_keys])
+            with r.pipeline() as pipe:
+                pipe.mset(values)
+                for cache_key in cache_keys:
+                    pipe.expire(cache_key, 3600)
+                pipe.execute()
+        def comprehension(cache_keys, values):
+            pipe = r.pipeline()
+            pipe.mset({k: v for k, v in zip(cache_keys, values)})
+            for key in cache_keys:
+                pipe.expire(key, 60)
+            pipe.execute()
+        def filled(cache_keys, values):
+            mapping = {}
+            for k, v in zip(cache_keys, values):
+                mapping[k] = v
+            pipe = r.pipeline()
+            pipe.mset(mapping)
+            for key in cache_keys:
+                pipe.expire(key, 60)
+            pipe.execute()
+        def from_keys(cache_keys):
+            pipe = r.pipeline()
+            pipe.mset(dict.fromkeys(cache_keys, 1))
+            for key in cache_keys:
+                pipe.expire(key, 60)
+            pipe.execute()
+        def indexed(keys):
+            pipe = r.pipeline()
+            for j in range(len(keys)):
+                pipe.hset(keys[j], "f", 1)
+            for key in keys:
+                pipe.expire(key, 60)
+            pipe.execute()
+        def other_keys(cache_keys, more, value):
+            pipe = r.pipeline()
+            pipe.mset({k: value for k in more})
+            for key in cache_keys:
+                pipe.expire(key, 60)
+            pipe.execute()
+        """
+    ).calls
+    writes = {(c.origin.line, c.method): (c.expiry, c.expire_line) for c in calls if c.method in ("mset", "hset")}
+    assert writes == {
+        (7, "mset"): (EXPIRY_SAME_SCOPE, 9),
+        (13, "mset"): (EXPIRY_SAME_SCOPE, 15),
+        (22, "mset"): (EXPIRY_SAME_SCOPE, 24),
+        (28, "mset"): (EXPIRY_SAME_SCOPE, 30),
+        (35, "hset"): (EXPIRY_SAME_SCOPE, 37),
+        (41, "mset"): (None, None),  # built from other keys
+    }

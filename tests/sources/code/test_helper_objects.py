@@ -151,3 +151,43 @@ def test_the_module_table_matches_the_installed_redis_py() -> None:
     assert MODULE_COMMANDS["ts"]["createrule"].keys == ("source_key", "dest_key")
     assert MODULE_COMMANDS["cms"]["merge"].key_lists == ("srcKeys",)
     assert MODULE_COMMANDS["ft"]["search"].keys == ()
+
+
+def test_module_namespaces_of_a_guessed_receiver_give_no_finding_and_no_evidence() -> None:
+    """`self._index.client` is only guessed to be a client (its `pipeline()` result has Redis-only methods):
+    `json().mget(ids, ".")` there is neither core MGET with a key `.` nor evidence that the receiver is one."""
+    source = """
+        class Store:
+            def __init__(self, index):
+                self._index = index
+
+            def docs(self, ids):
+                with self._index.client.pipeline(transaction=False) as pipe:
+                    for i in ids:
+                        pipe.hgetall(i)
+                    pipe.execute()
+                return self._index.client.json().mget(ids, ".")
+
+            def stamps(self):
+                return self._index.client.ts().mrange("-", "+", ["room=kitchen"])
+        """
+    assert calls(source) == [(9, "hgetall", "hgetall", ())]
+    assert key_patterns(source) == []
+
+
+def test_a_module_namespaces_pipeline_queues_its_commands_then_the_core_ones() -> None:
+    source = """
+        import redis
+
+        def fetch(r: redis.Redis, ids):
+            with r.json().pipeline(transaction=False) as pipe:
+                for i in ids:
+                    pipe.get(f"doc:{i}", ".")
+                    pipe.hgetall(f"meta:{i}")
+                return pipe.execute()
+        """
+    assert calls(source) == [
+        (7, "json().get", "json.get", (b"doc:*",)),
+        (8, "hgetall", "hgetall", (b"meta:*",)),
+        (9, "execute", "", ()),
+    ]

@@ -7,8 +7,10 @@ from pathlib import Path
 from rediscipline.api.code import CodeCheckOptions, check_code
 from rediscipline.api.common import settings_for
 from rediscipline.settings.loader import Overrides
+from rediscipline.sources.code.files import SourceFile
 from rediscipline.sources.code.kinds import CLIENT_KIND
 from rediscipline.sources.code.project import ProjectExports, module_name
+from rediscipline.sources.code.source import ParsedFile, parse_python, read_project
 
 EXTENSIONS = """\
 import redis
@@ -211,3 +213,75 @@ def test_what_a_constructor_is_given_is_followed_into_the_instance(tmp_path: Pat
         ("crawl/limits.py", 6, "CMD002"),
         ("crawl/mixed.py", 9, "CMD002"),  # a test double does not count against the client
     ]
+
+
+def test_what_the_runs_calls_pass_to_a_function_or_method_is_followed_into_it(tmp_path: Path) -> None:
+    found = _check(
+        tmp_path,
+        {
+            "jobs/__init__.py": "",
+            # nothing in this module names Redis: it is read because the tests call its functions with a client
+            "jobs/helpers.py": "def fill(conn, n):\n    conn.set('jobs:seed', n)\n\n\ndef wipe(conn):\n"
+            "    conn.flushdb()\n\n\ndef either(store):\n    store.flushdb()\n",
+            "jobs/test_jobs.py": "import fakeredis\nimport redis\nfrom unittest import mock\n\n"
+            "from jobs import helpers\nfrom jobs.helpers import either, fill\n\n\nclass Cache:\n"
+            "    def flushdb(self):\n        pass\n\n\nclass TestJobs:\n    def setup_method(self):\n"
+            "        self.client = fakeredis.FakeStrictRedis()\n\n    @staticmethod\n    def operations(client):\n"
+            "        client.set('jobs:a', 'bad')\n\n    def _scan(self, conn):\n        return conn.keys('jobs:*')\n\n"
+            "    def test_one(self):\n        local = fakeredis.FakeStrictRedis()\n        self.operations(local)\n"
+            "        self.operations(self.client)\n        self._scan(self.client)\n        fill(self.client, 3)\n"
+            "        helpers.wipe(redis.Redis())\n        helpers.wipe(mock.MagicMock())\n"
+            "        either(redis.Redis())\n        either(Cache())\n",
+        },
+        ("CMD001", "CMD002", "TTL006"),
+    )
+    assert found == [
+        ("jobs/helpers.py", 2, "TTL006"),
+        ("jobs/helpers.py", 6, "CMD002"),  # a test double does not count against the client
+        ("jobs/test_jobs.py", 20, "TTL006"),  # a static method given a client by every call
+        ("jobs/test_jobs.py", 23, "CMD001"),
+    ]  # `either` is given a client in one place and a cache of the project in another: not followed
+
+
+def test_a_function_given_an_object_that_holds_a_client_is_read_through_it(tmp_path: Path) -> None:
+    found = _check(
+        tmp_path,
+        {
+            "jobs/__init__.py": "",
+            "jobs/store.py": "import redis\n\n\nclass Store:\n    def __init__(self):\n"
+            "        self.conn = redis.Redis()\n",
+            # nothing here names Redis: the module is read because `seed` is given a `Store`, which holds a client
+            "jobs/util.py": "def seed(store):\n    store.conn.set('jobs:seed', 1)\n\n\ndef label(tag):\n"
+            "    tag.set('jobs:label', 1)\n",
+            "jobs/main.py": "import redis\n\nfrom jobs.store import Store\nfrom jobs.util import label, seed\n\n"
+            "seed(Store())\nlabel(Store())\nredis.Redis().ping()\n",
+        },
+        ("TTL006",),
+    )
+    assert found == [("jobs/util.py", 2, "TTL006")]  # `tag.set` is a method of `Store`, not of its client
+
+
+def test_only_objects_the_project_shows_holding_a_client_make_a_functions_module_read(tmp_path: Path) -> None:
+    """A class with a base of another package may hold anything: built with one, a class's module is read, but
+    a function given one is not (most code passes such objects around, and reading is not free)."""
+    texts = {
+        "jobs/__init__.py": "",
+        "jobs/store.py": "import redis\nfrom ctypes import Structure\n\n\nclass Plain(Structure):\n    pass\n\n\n"
+        "class Holder:\n    def __init__(self):\n        self.conn = redis.Redis()\n",
+        "jobs/given_holder.py": "def seed(store):\n    return store\n",
+        "jobs/given_plain.py": "def seed(store):\n    return store\n",
+        "jobs/built_with_plain.py": "class Job:\n    def __init__(self, store):\n        self.store = store\n",
+        "jobs/main.py": "import redis\n\nfrom jobs import given_holder, given_plain\n"
+        "from jobs.built_with_plain import Job\nfrom jobs.store import Holder, Plain\n\n"
+        "given_holder.seed(Holder())\ngiven_plain.seed(Plain())\nJob(Plain())\nredis.Redis().ping()\n",
+    }
+    parsed: list[ParsedFile] = []
+    for name, text in texts.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        read = parse_python(SourceFile(path, name))
+        assert isinstance(read, ParsedFile)
+        parsed.append(read)
+    _project, _declarations, forced = read_project(parsed)
+    assert sorted(forced) == ["jobs/built_with_plain.py", "jobs/given_holder.py"]

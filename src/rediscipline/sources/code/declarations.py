@@ -13,11 +13,13 @@ import builtins
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from rediscipline.sources.code.callees import function_key, may_pass, record_calls
 from rediscipline.sources.code.constructors import record_constructions, snapshot
 from rediscipline.sources.code.evidence import Receivers, collect
 from rediscipline.sources.code.kinds import KIND_CLIENT, PIPELINE_KIND, REDIS_PACKAGES, Kind, is_class_name
 from rediscipline.sources.code.module import FACTORY_PASSES, TYPING_MODULES, ClassInfo, ModuleInfo
 from rediscipline.sources.code.project_api import Project
+from rediscipline.sources.code.reassigned import GlobalAssignment, global_assignments
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 BUILTIN_NAMES = frozenset(dir(builtins))
@@ -30,6 +32,7 @@ class ReadCache:
     summaries: dict[int, _Summary] = field(default_factory=dict)
     imports: list[ast.Import | ast.ImportFrom] | None = None
     callbacks: set[str] = field(default_factory=set)
+    reassigned: list[GlobalAssignment] = field(default_factory=list)  # module globals functions assign
 
 
 def read_module(
@@ -46,6 +49,7 @@ def read_module(
     cache = cache if cache is not None else ReadCache()
     if cache.imports is None:
         cache.imports = []
+        declares_globals = False
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                 if node.func.attr == "transaction" and node.args:
@@ -54,7 +58,11 @@ def read_module(
                         cache.callbacks.add(callback.id if isinstance(callback, ast.Name) else callback.attr)
             elif isinstance(node, (ast.Import, ast.ImportFrom)):
                 cache.imports.append(node)
+            elif isinstance(node, ast.Global):
+                declares_globals = True
+        cache.reassigned = global_assignments(tree) if declares_globals else []
     info.transaction_callbacks = set(cache.callbacks)
+    info.reassigned = {assignment.name for assignment in cache.reassigned}
     for node in cache.imports:
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -77,6 +85,8 @@ def read_module(
         before = _learned(info)
         for statement in tree.body:
             _read_top_level(info, statement)
+        for assignment in cache.reassigned:
+            _read_global_assignment(info, assignment, summaries)
         for function in functions:
             found = _returns_kind(info, function, None, summaries)
             fixture = _fixture_name(function)
@@ -187,7 +197,8 @@ class _Summary:
     returns: list[ast.expr]
     yields: list[ast.expr]
     names: dict[str, list[ast.Assign | ast.AnnAssign]] = field(default_factory=dict)  # local name → its assignments
-    calls: list[ast.Call] = field(default_factory=list)
+    calls: list[ast.Call] = field(default_factory=list)  # that may build a class
+    passes: list[ast.Call] = field(default_factory=list)  # that may run a function or method (callees.py)
 
 
 def _summary(function: ast.FunctionDef | ast.AsyncFunctionDef, cache: dict[int, _Summary]) -> _Summary:
@@ -204,8 +215,8 @@ def _summary(function: ast.FunctionDef | ast.AsyncFunctionDef, cache: dict[int, 
                 found.returns.append(node.value.value if isinstance(node.value, ast.Await) else node.value)
             elif isinstance(node, ast.Yield) and node.value is not None:
                 found.yields.append(node.value)
-            elif isinstance(node, ast.Call) and _may_build(node):
-                found.calls.append(node)
+            elif isinstance(node, ast.Call):
+                _collect_call(found, node)
     return found
 
 
@@ -233,18 +244,33 @@ def _read_constructions(
         module_level = summaries[id(tree)] = _Summary([], [], [])
         for statement in tree.body:
             if not isinstance(statement, (*_FUNCTIONS, ast.ClassDef)):
-                module_level.calls += [n for n in ast.walk(statement) if isinstance(n, ast.Call) and _may_build(n)]
+                for node in ast.walk(statement):
+                    if isinstance(node, ast.Call):
+                        _collect_call(module_level, node)
     record_constructions(info, module_level.calls, None, None, None)
+    record_calls(info, module_level.passes, None, None)
     for function in functions:
-        calls = _summary(function, summaries).calls
-        if calls:
-            record_constructions(info, calls, None, function, _function_kinds(info, function, None, summaries))
+        summary = _summary(function, summaries)
+        if summary.calls or summary.passes:
+            lookup = _function_kinds(info, function, None, summaries)
+            record_constructions(info, summary.calls, None, function, lookup)
+            record_calls(info, summary.passes, None, lookup)
     for node in classes:
         cls = info.classes[node.name]
         for method in cls.methods.values():
-            calls = _summary(method, summaries).calls
-            if calls:
-                record_constructions(info, calls, cls, method, _function_kinds(info, method, cls, summaries))
+            summary = _summary(method, summaries)
+            if summary.calls or summary.passes:
+                lookup = _function_kinds(info, method, cls, summaries)
+                record_constructions(info, summary.calls, cls, method, lookup)
+                record_calls(info, summary.passes, cls, lookup)
+
+
+def _collect_call(summary: _Summary, call: ast.Call) -> None:
+    """Keep a call that may build a class of the project, or else run one of its functions."""
+    if _may_build(call):
+        summary.calls.append(call)
+    elif may_pass(call):
+        summary.passes.append(call)
 
 
 def _fixture_name(function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
@@ -290,21 +316,46 @@ def _read_top_level(info: ModuleInfo, statement: ast.stmt) -> None:
     annotated: Kind | None = None
     if isinstance(statement, ast.Assign):
         targets, value = statement.targets, statement.value
-    elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+    elif isinstance(statement, ast.AnnAssign):
         targets, value = [statement.target], statement.value
         annotated = info.annotation_kind(statement.annotation)
     if value is None:
+        if annotated is not None and isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+            _set_global(info, statement.target.id, annotated)  # `client: Redis | None`, assigned elsewhere
         return
     for target in targets:
         if isinstance(target, ast.Name):
-            info.constants[target.id] = value
+            reassigned = target.id in info.reassigned
+            if not reassigned:
+                info.constants[target.id] = value  # a global a function assigns is no constant
             kind = annotated or info.value_kind(value)
-            if kind is not None:
+            if kind is not None and reassigned:
+                _set_global(info, target.id, kind)
+            elif kind is not None:
                 info.globals[target.id] = kind
             elif _may_be_type_alias(statement, value):
                 alias = info.annotation_kind(value)  # `ClientType = Union[redis.Redis, FakeRedis]`
                 if alias is not None:
                     info.type_aliases[target.id] = alias
+
+
+def _read_global_assignment(info: ModuleInfo, assignment: GlobalAssignment, summaries: dict[int, _Summary]) -> None:
+    """`global client; client = redis.Redis(...)` in a function: the global holds that too (reassigned.py)."""
+    cls = info.classes.get(assignment.owner) if assignment.owner is not None else None
+    kind = info.annotation_kind(assignment.annotation)
+    if kind is None:
+        lookup = _function_kinds(info, assignment.function, cls, summaries)
+        kind = info.value_kind(assignment.value, cls, lookup)
+    _set_global(info, assignment.name, kind)
+
+
+def _set_global(info: ModuleInfo, name: str, kind: Kind | None) -> None:
+    """Record what a module global may hold; a client assigned anywhere wins over anything else."""
+    if kind is None:
+        return
+    current = info.globals.get(name)
+    if current is None or (kind.kind == KIND_CLIENT and current.kind != KIND_CLIENT):
+        info.globals[name] = kind
 
 
 #: Expressions a type alias is written as: a name, a generic (`Union[...]`), a union (`Redis | None`).
@@ -349,7 +400,9 @@ def _function_kinds(
                     if found is None and cls is not None and index == 0 and name in ("self", "cls"):
                         found = info.self_kind(cls)
                     elif found is None and cls is not None and index > 0 and function.name == "__init__":
-                        found = info.constructor_kind(cls.qualname, name)  # what the callers build it with
+                        found = info.passed_kind(cls.qualname, name)  # what the callers build it with
+                    elif found is None and argument.annotation is None:
+                        found = info.passed_kind(function_key(info, function.name, cls), name)
         known[name] = found
         return found
 

@@ -29,9 +29,11 @@ class Definitions:
     instances: set[str] = field(default_factory=set)
     #: class → the parameters its own `__init__` takes after `self` (positional ones first)
     inits: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
+    #: module-level function → its parameters (positional ones first), for what the run's calls pass to them
+    functions: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
-        return bool(self.constants or self.builders or self.classes)
+        return bool(self.constants or self.builders or self.classes or self.functions)
 
 
 def module_definitions(tree: ast.Module) -> Definitions:
@@ -49,6 +51,8 @@ def module_definitions(tree: ast.Module) -> Definitions:
         elif isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
             functions.append(statement)
     found = module_classes(tree)
+    for function in functions:
+        found.functions[function.name] = parameters(function)
     for name, value in raw.items():
         found.constants[name] = _Inliner(raw, frozenset({name})).inline(value)
     for function in functions:
@@ -83,6 +87,12 @@ def module_classes(tree: ast.Module) -> Definitions:
             if isinstance(func, ast.Name) and func.id in found.classes - found.client_classes:
                 found.instances.update(t.id for t in statement.targets if isinstance(t, ast.Name))
     return found
+
+
+def parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A function's parameters: (positional or keyword, keyword-only), `self` or `cls` included."""
+    arguments = function.args
+    return tuple(a.arg for a in (*arguments.posonlyargs, *arguments.args)), tuple(a.arg for a in arguments.kwonlyargs)
 
 
 def _names_client_type(base: ast.expr) -> bool:

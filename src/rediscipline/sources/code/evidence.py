@@ -14,10 +14,13 @@ Each receiver expression gets an identity that is the same wherever the same obj
   fixture, an injected dependency: one name, one kind of object);
 * `G:<qualified name>.<attributes>` for a module global or an imported name, the same in every module of
   the project (`from .extensions import store` and `store` in `extensions.py` are one object);
-* a local assigned from a name or a call (every time the same) takes that value's identity (`conn =
-  get_conn()` is `G:<module>.get_conn()`, `for c in self.clients.values()` an element `...values()[]`);
-  any other local is `L:<module>:<function>:<name>`, whose Redis-only calls are weighed with those of the
-  things it is bound to (a parameter, then `with acquire(client) as client`).
+* a local used after a binding that names something (a name, a call, an attribute) takes that value's
+  identity (`conn = get_conn()` is `G:<module>.get_conn()`, `for c in self.clients.values()` an element
+  `...values()[]`), one binding at a time: `with x.pipeline() as pipe` in one branch and `with
+  x.json().pipeline() as pipe` in another are two receivers. A local whose bindings all name the same
+  thing is that thing wherever it is used; any other local is `L:<module>:<function>:<name>`, whose
+  Redis-only calls are weighed with those of the things it is bound to (a parameter, then `with
+  acquire(client) as client`).
 
 A call result used as a receiver is its function's identity followed by `()`.
 """
@@ -29,11 +32,13 @@ from dataclasses import dataclass, field
 
 from rediscipline.redis_meta.methods import METHODS
 from rediscipline.sources.code.calls import fits
+from rediscipline.sources.code.kinds import MODULE_NAMESPACES
 from rediscipline.sources.code.receivers import GENERIC_METHODS
 
 #: How many local assignments are followed to name a receiver (`c = conn; c.get(k)`).
 ALIAS_DEPTH = 4
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 
 
 @dataclass
@@ -68,10 +73,24 @@ class _Frame:
     cls: str | None  # the class whose method this is
     parent: _Frame | None
     bindings: dict[str, list[ast.expr | None]] = field(default_factory=dict)
+    #: where each binding takes effect (line, column), in the order of `bindings`
+    positions: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     declared_global: set[str] = field(default_factory=set)
 
-    def bind(self, name: str, value: ast.expr | None) -> None:
+    def bind(self, name: str, value: ast.expr | None, at: tuple[int, int]) -> None:
         self.bindings.setdefault(name, []).append(value)
+        self.positions.setdefault(name, []).append(at)
+
+    def reaching(self, name: str, at: tuple[int, int] | None) -> int | None:
+        """The binding of `name` a use at `at` sees: the last one written before it, or None when none is
+        (a loop's next round, a comprehension's element, a use from a nested function)."""
+        if at is None:
+            return None
+        found: int | None = None
+        for index, position in enumerate(self.positions.get(name, ())):
+            if position <= at and (found is None or position >= self.positions[name][found]):
+                found = index
+        return found
 
 
 def collect(tree: ast.Module, module: str, imported: dict[str, str]) -> Receivers:
@@ -111,7 +130,7 @@ class _Collector:
         self.found = Receivers()
         self.calls: list[tuple[ast.Call, ast.Attribute, _Frame | None]] = []
         self.bound: set[int] = set()  # name nodes already recorded with their value
-        self.names: dict[tuple[int, str], str | None] = {}  # (function, name) → identity
+        self.names: dict[tuple[int, str, int | None], str | None] = {}  # (function, name, binding) → identity
 
     def body(self, statements: list[ast.stmt], frame: _Frame | None, qualname: str, cls: str | None) -> None:
         for statement in statements:
@@ -120,7 +139,7 @@ class _Collector:
     def node(self, node: ast.AST, frame: _Frame | None, qualname: str, cls: str | None) -> None:
         if isinstance(node, _FUNCTIONS):
             if frame is not None:
-                frame.bind(node.name, None)
+                frame.bind(node.name, None, _position(node))
             for outer in (*node.decorator_list, *node.args.defaults, *node.args.kw_defaults):
                 if outer is not None:
                     self.node(outer, frame, qualname, cls)
@@ -129,7 +148,7 @@ class _Collector:
             return
         if isinstance(node, ast.ClassDef):
             if frame is not None:
-                frame.bind(node.name, None)
+                frame.bind(node.name, None, _position(node))
             for outer in (*node.decorator_list, *node.bases):
                 self.node(outer, frame, qualname, cls)
             name = f"{qualname}.{node.name}" if qualname else node.name
@@ -148,29 +167,33 @@ class _Collector:
         """Record what `node` binds in the function `frame` (see `_Frame`)."""
         if isinstance(node, ast.Name):
             if isinstance(node.ctx, ast.Store) and id(node) not in self.bound:
-                frame.bind(node.id, None)
+                frame.bind(node.id, None, _position(node))
         elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            self.named(node.targets[0], node.value, frame)
+            self.named(node.targets[0], node.value, frame, _end(node))
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            self.named(node.target, node.value, frame)
+            self.named(node.target, node.value, frame, _end(node))
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             for item in node.items:
                 if isinstance(item.optional_vars, ast.Name):
-                    self.named(item.optional_vars, item.context_expr, frame)
-        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) and isinstance(node.target, ast.Name):
-            self.named(node.target, ast.Starred(value=node.iter), frame)
+                    self.named(item.optional_vars, item.context_expr, frame, _position(item.optional_vars))
+        elif isinstance(node, (ast.For, ast.AsyncFor)) and isinstance(node.target, ast.Name):
+            self.named(node.target, ast.Starred(value=node.iter), frame, _end(node.iter))
+        elif isinstance(node, _COMPREHENSIONS):
+            for generator in node.generators:  # seen by the element written before them
+                if isinstance(generator.target, ast.Name):
+                    self.named(generator.target, ast.Starred(value=generator.iter), frame, _position(node))
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
             frame.declared_global.update(node.names)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:
-                frame.bind((alias.asname or alias.name).split(".")[0], None)
+                frame.bind((alias.asname or alias.name).split(".")[0], None, _position(node))
         elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
-            frame.bind(node.name, None)
+            frame.bind(node.name, None, _position(node))
         elif isinstance(node, ast.MatchMapping) and node.rest:
-            frame.bind(node.rest, None)
+            frame.bind(node.rest, None, _position(node))
 
-    def named(self, target: ast.Name, value: ast.expr | None, frame: _Frame) -> None:
-        frame.bind(target.id, value)
+    def named(self, target: ast.Name, value: ast.expr | None, frame: _Frame, at: tuple[int, int]) -> None:
+        frame.bind(target.id, value, at)
         self.bound.add(id(target))
 
     def settle(self) -> None:
@@ -184,8 +207,8 @@ class _Collector:
             return
         self.found.ids[id(func.value)] = identity
         spec = METHODS.get(func.attr)
-        if spec is None:
-            return
+        if spec is None or _through_namespace(identity):
+            return  # `x.json().mget(ids, ".")` is JSON.MGET, not MGET: no evidence for or against
         evidence = self.found.evidence.setdefault(identity, Evidence())
         if not fits(call, spec):
             evidence.misfits.append(call.lineno)
@@ -196,7 +219,7 @@ class _Collector:
         if isinstance(expr, ast.Await):
             expr = expr.value
         if isinstance(expr, ast.Name):
-            return self.root(expr.id, frame, depth)
+            return self.root(expr.id, frame, depth, _position(expr))
         if isinstance(expr, (ast.Attribute, ast.Call, ast.Subscript, ast.Starred)):
             inner = expr.func if isinstance(expr, ast.Call) else expr.value
             base = self.identity(inner, frame, depth)
@@ -207,25 +230,34 @@ class _Collector:
             return f"{base}()" if isinstance(expr, ast.Call) else f"{base}[]"  # an item, or an element iterated
         return None
 
-    def root(self, name: str, frame: _Frame | None, depth: int) -> str | None:
-        """The identity of a name where it is used (memoised per function: a name is one thing there)."""
-        key = (id(frame), name)
+    def root(self, name: str, frame: _Frame | None, depth: int, at: tuple[int, int] | None) -> str | None:
+        """The identity of a name where it is used, at `at` (memoised per function and binding)."""
+        binding = frame.reaching(name, at) if frame is not None else None
+        key = (id(frame), name, binding)
         if key in self.names:
             return self.names[key]
         self.names[key] = f"L:{self.module}:{frame.qualname if frame else ''}:{name}"  # while it is worked out
-        found = self.names[key] = self._root(name, frame, depth)
+        found = self.names[key] = self._root(name, frame, depth, binding)
         return found
 
-    def _root(self, name: str, frame: _Frame | None, depth: int) -> str | None:
+    def _root(self, name: str, frame: _Frame | None, depth: int, binding: int | None) -> str | None:
+        """A local's identity is that of the binding the use sees when that binding names something
+        (`with self.client.pipeline() as pipe` is that pipeline wherever `pipe` is used in the block), so the
+        calls on one binding are not weighed against another binding of the same name; else the name's."""
         scope = frame
         while scope is not None:
             if scope.cls is not None and name in ("self", "cls") and name in scope.params:
                 return f"S:{self.module}:{scope.cls}"
             if name in scope.declared_global:
                 break
-            if name in scope.params and name not in scope.bindings:
-                return f"P:{self.module}:{name}"
+            if name in scope.params and (name not in scope.bindings or (scope is frame and binding is None)):
+                return f"P:{self.module}:{name}"  # a parameter before any rebinding
             values = scope.bindings.get(name)
+            if values is not None and scope is frame and binding is not None and depth < ALIAS_DEPTH:
+                value = values[binding]
+                seen = self.identity(value, scope, depth + 1) if value is not None else None
+                if seen is not None:
+                    return seen
             if values is not None:
                 if name not in scope.params and None not in values and depth < ALIAS_DEPTH:
                     aliased = {self.identity(value, scope, depth + 1) for value in values if value is not None}
@@ -242,6 +274,21 @@ class _Collector:
             scope = scope.parent
         qualified = self.imported.get(name) or (f"{self.module}.{name}" if self.module else name)
         return f"G:{qualified}"
+
+
+def _through_namespace(identity: str) -> bool:
+    """A receiver reached through a module command namespace (`x.json()`, `x.ts().pipeline()`): its methods
+    are the module's commands, with other signatures than the core commands of the same name."""
+    return "()" in identity and any(f".{name}()" in identity for name in MODULE_NAMESPACES)
+
+
+def _position(node: ast.AST) -> tuple[int, int]:
+    return getattr(node, "lineno", 0), getattr(node, "col_offset", 0)
+
+
+def _end(node: ast.AST) -> tuple[int, int]:
+    """Where an assignment takes effect: after its value is read (`pipe = pipe.pipeline()`)."""
+    return getattr(node, "end_lineno", None) or 0, getattr(node, "end_col_offset", None) or 0
 
 
 def _frame(

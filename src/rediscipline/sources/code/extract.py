@@ -24,60 +24,42 @@ from rediscipline.redis_meta.methods import METHODS, command_name, method_key_ty
 from rediscipline.redis_meta.module_table_generated import MODULE_COMMANDS
 from rediscipline.redis_meta.records import MethodSignature
 from rediscipline.sources.code import calls as binding
+from rediscipline.sources.code.callees import function_key
 from rediscipline.sources.code.constructors import fixture_request_kind
 from rediscipline.sources.code.declarations import read_module
+from rediscipline.sources.code.handles import Handles, chains_on_pipeline
+from rediscipline.sources.code.key_identity import (
+    collection_ids,
+    fill_sources,
+    key_family,
+    key_id,
+    loop_items,
+    member_id,
+    unpacked_items,
+)
 from rediscipline.sources.code.kinds import (
-    BUILDERS,
-    CLIENT_RESULTS,
     KIND_CLIENT,
     KIND_MODULE,
-    KIND_OTHER,
     KIND_PIPELINE,
     KIND_PUBSUB,
-    SHAPE_CLASS,
     SHAPE_ITEMS,
-    SHAPE_PARAM,
+    SHAPE_MAPPING,
     Kind,
 )
 from rediscipline.sources.code.module import ClassInfo, ModuleInfo
-from rediscipline.sources.code.pairing import Pending, collection_ids, key_family, key_id, loop_items, settle
-from rediscipline.sources.code.receivers import (
-    CLIENT,
-    CLIENT_METHODS,
-    GENERIC_METHODS,
-    GUESSED_CLIENT,
-    OTHER,
-    Handle,
-    Pipeline,
-    handle_of,
-    kind_of,
-    looks_like_redis,
-    says_mock,
-    transaction_flag,
-)
+from rediscipline.sources.code.pairing import Pending, settle
+from rediscipline.sources.code.receivers import GUESSED_CLIENT, OTHER, Handle, Pipeline, handle_of
 from rediscipline.sources.code.scope import Scope
 from rediscipline.sources.code.values import element_exprs, int_of, is_constant_ttl, literal_of, size_of, template_parts
 from rediscipline.sources.urls import url_database
 
-#: Methods of the values commands return (dict, list, set, bytes, str, int): a command method called on a
-#: command's result that is none of these (`.expire()` after `pipe.hset(...)`) shows the call was queued on a
-#: pipeline, whose methods return the pipeline.
-RESULT_METHODS = frozenset(
-    {
-        "get", "keys", "values", "items", "copy", "append", "extend", "sort", "count", "index", "pop", "update",
-        "setdefault", "add", "remove", "discard", "clear", "union", "decode", "encode", "split", "strip",
-    }
-)  # fmt: skip
 #: Connection pools: their `db=` (or URL path) is the database of every client built on them.
 POOLS = frozenset({"ConnectionPool", "BlockingConnectionPool"})
 #: `Redis(host, port, db, ...)`: where the database sits among positional constructor arguments.
 POSITIONAL_DB = 2
+#: Methods that put one item into a collection (whose items then come from where that item came from).
+FILLING_METHODS = frozenset({"append", "add", "appendleft"})
 SUBSCRIBE_METHODS = {"subscribe": "subscribe", "psubscribe": "psubscribe", "ssubscribe": "ssubscribe"}
-#: Expressions that build plain data: a name bound to one is never a client.
-_DATA = (ast.Constant, ast.Dict, ast.List, ast.Set, ast.Tuple, ast.JoinedStr, ast.ListComp, ast.DictComp, ast.SetComp)
-_CONTAINER_CALLS = frozenset(
-    {"dict", "list", "set", "tuple", "frozenset", "defaultdict", "OrderedDict", "Counter", "deque", "loads", "load"}
-)
 
 
 @dataclass
@@ -100,16 +82,25 @@ class ModuleExtractor:
         self.facts = Facts()
         self._loops: list[tuple[int, int | None]] = []
         self._pending: list[Pending] = []
-        self._handles: dict[int, Handle | None] = {}
         #: `while` loops: polling, retrying or consuming, not iterating over items (see `_placed`)
         self._retry_loops: set[int] = set()
-        #: calls whose result receives a pipeline-only method: their receiver was a pipeline
-        self._chained: set[int] = set()
         self._branches: dict[int, int] = {}  # the `if` branches around the current statement
         self._qualname = ""
         self._function_name = ""
         self._class_body: ClassInfo | None = None  # the class whose body is being read (its defs are methods)
-        self._scope = Scope(self.module, None, None)
+        self._handles = Handles(self.module, Scope(self.module, None, None), self._loop_ids)
+
+    @property
+    def _scope(self) -> Scope:
+        """The names of the function being read (kept by the receiver resolution, which reads them too)."""
+        return self._handles.scope
+
+    @_scope.setter
+    def _scope(self, scope: Scope) -> None:
+        self._handles.scope = scope
+
+    def _loop_ids(self) -> tuple[int, ...]:
+        return tuple(loop for loop, _size in self._loops)
 
     def run(self) -> Facts:
         self._function_body(self.tree.body, self._scope, "")
@@ -175,7 +166,7 @@ class ModuleExtractor:
             for item in node.items:
                 self._expr(item.context_expr)
                 if isinstance(item.optional_vars, ast.Name):
-                    handle = self._kind(item.context_expr)
+                    handle = self._handles.kind(item.context_expr)
                     self._scope.bind(item.optional_vars.id, item.context_expr, handle)
             self._statements(node.body)
         else:
@@ -198,6 +189,8 @@ class ModuleExtractor:
         method_of = self._class_body
         requests_fixtures = node.name.startswith("test") or _is_fixture(node)
         request = fixture_request_kind(self.module, node) if requests_fixtures else None
+        top_level = method_of is not None or not self._qualname  # a module's function or a class's method
+        key = function_key(self.module, node.name, method_of) if top_level else None
         for index, argument in enumerate((*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)):
             handle = handle_of(self.module.annotation_kind(argument.annotation))
             if handle is None and argument.arg == "request":
@@ -207,7 +200,9 @@ class ModuleExtractor:
             elif handle is None and requests_fixtures and argument.annotation is None:
                 handle = handle_of(self.module.fixture_kind(argument.arg))  # pytest passes the fixture's value
             elif handle is None and method_of is not None and index > 0 and node.name == "__init__":
-                handle = handle_of(self.module.constructor_kind(method_of.qualname, argument.arg))
+                handle = handle_of(self.module.passed_kind(method_of.qualname, argument.arg))
+            elif handle is None and argument.annotation is None and key is not None:  # what the run's calls pass
+                handle = handle_of(self.module.passed_kind(key, argument.arg))
             scope.bind(argument.arg, None, handle)
         for extra in (arguments.vararg, arguments.kwarg):
             if extra is not None:
@@ -226,19 +221,30 @@ class ModuleExtractor:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         for target in targets:
             if isinstance(target, ast.Name):
-                if isinstance(node, ast.AugAssign) or value is None:
+                if isinstance(node, ast.AugAssign):
                     self._scope.bind(target.id, None, None)
                     continue
-                handle = self._kind(value)
-                if isinstance(node, ast.AnnAssign):
+                handle = self._handles.kind(value) if value is not None else None
+                if isinstance(node, ast.AnnAssign):  # `client: Redis | None` promises a client, assigned or not
                     handle = handle_of(self.module.annotation_kind(node.annotation)) or handle
                 self._scope.bind(target.id, value, handle)
             elif isinstance(target, (ast.Tuple, ast.List)):
+                unpacked = self._unpacked(value)
                 for element in ast.walk(target):
                     if isinstance(element, ast.Name):
-                        self._scope.bind(element.id, None, None)
+                        self._scope.bind(element.id, None, unpacked)
             else:
                 self._expr(target)
+                if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                    self._scope.fill(target.value.id, fill_sources(target.slice, self._scope))  # `mapping[key] = v`
+
+    def _unpacked(self, value: ast.expr | None) -> Handle | None:
+        """What the names unpacked from `value` hold: the items of a sequence of clients (`a, b = clients`),
+        the keys of a mapping, the parts of a command's reply (`count, items = pipe.execute()`: data)."""
+        found = self._handles.kind(value) if value is not None else None
+        if found is not None and found.shape == SHAPE_ITEMS:
+            return handle_of(found.item)
+        return OTHER if found is not None and found.shape == SHAPE_MAPPING else None
 
     def _loop(
         self,
@@ -255,9 +261,9 @@ class ModuleExtractor:
         item = items[0] if items is not None and len(items) == 1 and isinstance(iterable, ast.Name) else None
         if isinstance(target, ast.Name):
             collection = loop_items(target, iterable)[target.id] if iterable is not None else None
-            self._scope.bind(target.id, item, self._item_kind(iterable), iterated=True, iterable=collection)
+            self._scope.bind(target.id, item, self._handles.item_kind(iterable), iterated=True, iterable=collection)
         elif target is not None:
-            sources = loop_items(target, iterable) if iterable is not None else {}
+            sources = self._walked(target, iterable) if iterable is not None else {}
             for element in ast.walk(target):
                 if isinstance(element, ast.Name):
                     self._scope.bind(element.id, None, None, iterated=True, iterable=sources.get(element.id))
@@ -269,14 +275,19 @@ class ModuleExtractor:
         finally:
             self._loops.pop()
 
+    def _walked(self, target: ast.expr, iterable: ast.expr) -> dict[str, ast.expr | str]:
+        """What the names a loop unpacks are items of: a collection (`zip(keys, values)`), or the items a
+        derived collection's tuples carry (`for key, ts in todo`, key_identity.py)."""
+        return {**unpacked_items(target, iterable, self._scope), **loop_items(target, iterable)}
+
     # -- expressions -----------------------------------------------------------------------------------
 
     def _expr(self, node: ast.expr) -> None:
         """Visit calls inside out (arguments and receivers before the call), in evaluation order."""
         if isinstance(node, ast.Call):
             if isinstance(node.func, ast.Attribute):
-                if isinstance(node.func.value, ast.Call) and _chains_on_pipeline(node.func.attr):
-                    self._chained.add(id(node.func.value))
+                if isinstance(node.func.value, ast.Call) and chains_on_pipeline(node.func.attr):
+                    self._handles.chained.add(id(node.func.value))
                 self._expr(node.func.value)
             for argument in node.args:
                 self._expr(argument)
@@ -296,10 +307,10 @@ class ModuleExtractor:
         pushed = 0
         for generator in node.generators:
             self._expr(generator.iter)
-            sources = loop_items(generator.target, generator.iter)
+            sources = self._walked(generator.target, generator.iter)
             for element in ast.walk(generator.target):
                 if isinstance(element, ast.Name):
-                    item = self._item_kind(generator.iter) if element is generator.target else None
+                    item = self._handles.item_kind(generator.iter) if element is generator.target else None
                     self._scope.bind(element.id, None, item, iterated=True, iterable=sources.get(element.id))
             self._loops.append((id(generator), None if generator.ifs else size_of(generator.iter, self._scope)))
             pushed += 1
@@ -314,169 +325,11 @@ class ModuleExtractor:
         finally:
             del self._loops[len(self._loops) - pushed :]
 
-    def _kind(self, expr: ast.expr) -> Handle | None:
-        """What a receiver expression holds (see receivers.py); calls are memoised so a pipeline is made once."""
-        if isinstance(expr, ast.Await):
-            return self._kind(expr.value)
-        if isinstance(expr, ast.Name):
-            return self._name_kind(expr)
-        if isinstance(expr, ast.Attribute):
-            return self._attribute_kind(expr)
-        if isinstance(expr, ast.Call):
-            key = id(expr)
-            if key not in self._handles:
-                self._handles[key] = self._call_kind(expr)
-            return self._handles[key]
-        if isinstance(expr, (ast.BoolOp, ast.IfExp)):  # `redis or Redis()`, `pipe if pipe else r.pipeline()`
-            for value in expr.values if isinstance(expr, ast.BoolOp) else (expr.body, expr.orelse):
-                found = self._kind(value)
-                if found is not None and found.kind in (KIND_CLIENT, KIND_PIPELINE):
-                    return found
-        if isinstance(expr, ast.Subscript):
-            return handle_of(self.module.value_kind(expr, self._scope.class_info, self._local_kind))
-        return None
-
-    def _item_kind(self, iterable: ast.expr | None) -> Handle | None:
-        """What a loop's items are: those of a literal list of clients are clients (`for r in (primary,
-        replica)`); those of text, a dict or another package's object are not; else unknown."""
-        if iterable is None or isinstance(iterable, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
-            return None
-        if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)):
-            kinds = [self._kind(element) for element in iterable.elts]
-            if kinds and all(k is not None and k.kind == KIND_CLIENT for k in kinds):
-                return kinds[0]
-            constant = all(isinstance(element, (ast.Constant, ast.JoinedStr)) for element in iterable.elts)
-            return OTHER if constant else None
-        if _plain_data(iterable):
-            return OTHER
-        found = self._kind(iterable)
-        if found is not None and found.shape == SHAPE_ITEMS and found.item is not None:
-            return handle_of(found.item)  # `for c in self.clients` with `clients: list[Redis]`
-        return OTHER if found is not None and found.kind == KIND_OTHER and not found.guessed else None
-
-    def _local_kind(self, name: str) -> Kind | None:
-        return kind_of(self._scope.handle(name))
-
-    def _name_kind(self, expr: ast.Name) -> Handle | None:
-        """A name: what it was bound to here or at module level, else a guess from its name and its use.
-
-        A name imported from another package (`os`, `shutil`, Django's `cache`) is not a client unless its
-        name says so; a name bound to plain data (`{}`, `dict()`) never is.
-        """
-        found = self._scope.handle(expr.id)
-        if found is not None:
-            return found
-        bound = self._scope.lookup(expr.id)
-        if bound is not None and _plain_data(bound):
-            return None
-        return self._guess(expr)
-
-    def _attribute_kind(self, expr: ast.Attribute) -> Handle | None:
-        """`self.cache`, `broker.client`, `extensions.redis_client`: the attribute's kind where the owner's
-        class (or module) records it, else a guess."""
-        owner = self._kind(expr.value)
-        if owner is not None and owner.shape == SHAPE_PARAM and expr.attr == "param":
-            return handle_of(owner.item)
-        if owner is not None and owner.cls is not None and not owner.guessed:
-            found = self.module.attribute_kind(Kind(owner.kind, owner.cls), expr.attr)
-            if found is not None:
-                return handle_of(found, self._loop_ids())
-        exported = self.module.module_attribute(expr)
-        if exported is not None:
-            return handle_of(exported, self._loop_ids())
-        return self._guess(expr)
-
-    def _guess(self, expr: ast.Name | ast.Attribute) -> Handle | None:
-        """A receiver nothing resolves, taken for a client on weak signals: its name says Redis, or it is
-        called with Redis-only methods whose arguments fit; never when any call on it does not fit
-        redis-py (evidence.py), since that shows it is something else."""
-        name = expr.id if isinstance(expr, ast.Name) else expr.attr
-        if says_mock(name):
-            return None  # a test double stands in for a client but sends nothing
-        iterated = isinstance(expr, ast.Name) and self._scope.is_iterated(expr.id)
-        positive = looks_like_redis(name) and not iterated  # an item's name says nothing of where it came from
-        identity = self.module.receivers.ids.get(id(expr))
-        evidence = self.module.evidence(identity) if identity is not None else None
-        if evidence is not None:
-            if evidence.misfits:
-                return None
-            positive = positive or evidence.fitting > 0
-        return GUESSED_CLIENT if positive else None
-
-    def _used_as_client(self, expr: ast.expr) -> bool:
-        """A receiver (a call's result: `cls.db()`) whose uses fit redis-py and include Redis-only methods;
-        names and attributes are weighed by `_guess`."""
-        if isinstance(expr, (ast.Name, ast.Attribute)):
-            return False
-        identity = self.module.receivers.ids.get(id(expr))
-        evidence = self.module.evidence(identity) if identity is not None else None
-        return evidence is not None and evidence.fitting > 0 and not evidence.misfits
-
-    def _rejected(self, expr: ast.expr) -> bool:
-        """A receiver with calls that do not fit redis-py: whatever weak signal says, not a client."""
-        identity = self.module.receivers.ids.get(id(expr))
-        evidence = self.module.evidence(identity) if identity is not None else None
-        return evidence is not None and bool(evidence.misfits)
-
-    def _loop_ids(self) -> tuple[int, ...]:
-        return tuple(loop for loop, _size in self._loops)
-
-    def _call_kind(self, call: ast.Call) -> Handle | None:
-        func = call.func
-        if isinstance(func, ast.Attribute) and func.attr in CLIENT_METHODS:
-            return CLIENT  # Sentinel's `master_for(...)`, `get_redis_connection()`
-        if isinstance(func, ast.Attribute):
-            receiver = self._kind(func.value)
-            if receiver is not None and receiver.shape == SHAPE_PARAM and func.attr == "param" and receiver.item:
-                return handle_of(receiver.item.gives(SHAPE_CLASS), self._loop_ids())  # `request.param(...)`
-            made = self._helper_made(func, receiver)
-            if made is not None:
-                return made
-            if receiver is not None and receiver.kind == KIND_CLIENT:
-                guessed = receiver.guessed
-                if func.attr == "pipeline":
-                    transaction = (
-                        call.args[0]
-                        if call.args
-                        else next((k.value for k in call.keywords if k.arg == "transaction"), None)
-                    )
-                    known, value = literal_of(transaction, self._scope) if transaction is not None else (False, None)
-                    pipeline = Pipeline(transaction_flag(value, known), self._loop_ids())
-                    return Handle(KIND_PIPELINE, pipeline, guessed=guessed)
-                if id(call) in self._chained and func.attr in METHODS:  # `pipe.hset(k, m).expire(k, ttl)`
-                    return Handle(KIND_PIPELINE, Pipeline(True, self._loop_ids()), guessed=guessed)
-            if receiver is not None and receiver.kind == KIND_PIPELINE and func.attr in METHODS:
-                return receiver  # pipeline methods return the pipeline: pipe.set(...).expire(...)
-            if receiver is not None and receiver.cls is not None and not receiver.guessed:
-                found = self.module.method_kind(Kind(receiver.kind, receiver.cls), func.attr)
-                if found is not None:
-                    return handle_of(found, self._loop_ids())
-        return handle_of(self.module.call_kind(call, self._scope.class_info, self._local_kind), self._loop_ids())
-
-    def _helper_made(self, func: ast.Attribute, receiver: Handle | None) -> Handle | None:
-        """What a client or pipeline method that returns a helper object gives (kinds.CLIENT_RESULTS): a pub/sub
-        object, a BITFIELD builder, a lock, a module command namespace (`r.json()`, queued on the pipeline when
-        called on one). A builder's methods return the builder (`r.bitfield(k).set(...).incrby(...)`). On a
-        receiver only guessed to be a client, the helper is not followed: its calls are not judged."""
-        if receiver is None:
-            return None
-        if receiver.kind == KIND_OTHER and receiver.cls in BUILDERS:
-            return receiver
-        result = CLIENT_RESULTS.get(func.attr)
-        if result is None or receiver.kind not in (KIND_CLIENT, KIND_PIPELINE) or result.kind == KIND_PIPELINE:
-            return None
-        if receiver.cls is not None and self.module.overrides(Kind(receiver.kind, receiver.cls), func.attr):
-            return None  # a client subclass's own method of that name
-        if receiver.guessed and result.kind != KIND_PUBSUB:
-            return Handle(KIND_OTHER, cls=result.cls, guessed=True)
-        pipeline = receiver.pipeline if result.kind == KIND_MODULE else None
-        return Handle(result.kind, pipeline, result.cls, receiver.guessed)
-
     # -- calls -------------------------------------------------------------------------------------------
 
     def _call(self, call: ast.Call) -> None:
         func = call.func
-        if self.module.is_client_call(call, self._scope.class_info, self._local_kind):
+        if self.module.is_client_call(call, self._scope.class_info, self._handles.local_kind):
             self._client_made(call)
             return
         if _makes_pool(self.module.qualified(func)):
@@ -485,12 +338,14 @@ class ModuleExtractor:
         if not isinstance(func, ast.Attribute):
             return
         method = func.attr
-        receiver = self._kind(func.value)
+        if method in FILLING_METHODS and isinstance(func.value, ast.Name) and len(call.args) == 1:
+            self._scope.fill(func.value.id, fill_sources(call.args[0], self._scope))  # `todo.append((key, ts))`
+        receiver = self._handles.kind(func.value)
         if receiver is None:
-            if not self._lone_redis_call(call, method) and not self._used_as_client(func.value):
+            if not self._handles.lone_redis_call(call, method) and not self._handles.used_as_client(func.value):
                 return
             receiver = GUESSED_CLIENT  # a receiver nothing names, called with methods only Redis clients have
-        elif receiver.guessed and self._rejected(func.value):
+        elif receiver.guessed and self._handles.rejected(func.value):
             return
         if (
             receiver.kind == KIND_CLIENT
@@ -502,15 +357,20 @@ class ModuleExtractor:
             if method in SUBSCRIBE_METHODS:
                 self._subscribe(call, method)
             return
+        namespace = receiver.cls if receiver.kind == KIND_MODULE else receiver.namespace
+        spec = MODULE_COMMANDS.get(namespace, {}).get(method) if namespace is not None else None
+        if spec is not None:  # a module command, also queued on a module namespace's pipeline
+            if binding.fits(call, spec):
+                self._redis_call(call, f"{namespace}().{method}", receiver.pipeline, spec)
+            return
         if receiver.kind == KIND_MODULE:
-            spec = MODULE_COMMANDS.get(receiver.cls or "", {}).get(method)
-            if spec is not None and binding.fits(call, spec):
-                self._redis_call(call, f"{receiver.cls}().{method}", receiver.pipeline, spec)
+            if method == "pipeline":
+                self._pipeline_made(call)
             return
         if receiver.kind not in (KIND_CLIENT, KIND_PIPELINE):
             return
-        if receiver.kind == KIND_CLIENT and id(call) in self._chained:
-            queued = self._kind(call)  # its result takes pipeline methods: it is queued on one
+        if receiver.kind == KIND_CLIENT and id(call) in self._handles.chained:
+            queued = self._handles.kind(call)  # its result takes pipeline methods: it is queued on one
             receiver = queued if queued is not None and queued.kind == KIND_PIPELINE else receiver
         pipeline = receiver.pipeline if receiver.kind == KIND_PIPELINE else None
         if method == "pipeline":
@@ -525,14 +385,8 @@ class ModuleExtractor:
             self._raw_command(call)
         elif method in METHODS:
             self._redis_call(call, method, pipeline)
-
-    def _lone_redis_call(self, call: ast.Call, method: str) -> bool:
-        """A Redis-only method whose arguments fit redis-py, on a receiver that has no identity of its own
-        (a call's result, an item of a container) and so no other use to weigh."""
-        spec = METHODS.get(method)
-        if spec is None or method in GENERIC_METHODS or not isinstance(call.func, ast.Attribute):
-            return False
-        return id(call.func.value) not in self.module.receivers.ids and binding.fits(call, spec)
+        if pipeline is not None and method in ("watch", "unwatch", "execute", "reset"):
+            pipeline.watching = method == "watch"  # WATCH sends what follows at once, up to MULTI
 
     def _location(self, node: ast.expr) -> Location:
         line = node.lineno
@@ -567,7 +421,7 @@ class ModuleExtractor:
             self._command("select", (str(number).encode(),), call)
 
     def _pipeline_made(self, call: ast.Call) -> None:
-        handle = self._kind(call)
+        handle = self._handles.kind(call)
         explicit = call.args[:1] or [k.value for k in call.keywords if k.arg == "transaction"]
         if handle is not None and handle.pipeline is not None and explicit:
             known, value = literal_of(explicit[0], self._scope)
@@ -580,7 +434,7 @@ class ModuleExtractor:
         out, or inside a function handed to `client.transaction(fn)`, continues the transaction announced
         there."""
         if pipeline is not None:
-            pipeline.transaction = True
+            pipeline.transaction, pipeline.watching = True, False
         continued = pipeline is not None and pipeline.announced
         if method == "multi" and (continued or self._function_name in self.module.transaction_callbacks):
             return
@@ -692,6 +546,7 @@ class ModuleExtractor:
         self._emit(fact, (*(key_id(e, scope) for e in key_exprs), *collection_ids(bound, key_exprs, scope)))
         if key_exprs:
             self._pending[-1].family = key_family(key_exprs[0], scope)
+            self._pending[-1].member = member_id(key_exprs[0], scope)
         patterns = {
             name: template.pattern
             for name, template in zip([k for k in spec.keys if k in bound.named], templates, strict=False)
@@ -727,27 +582,11 @@ def _leaves(body: list[ast.stmt]) -> bool:
     return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
 
 
-def _chains_on_pipeline(method: str) -> bool:
-    """A command method no command result has (`expire`, `hset`), so its receiver is a pipeline's return."""
-    return method in METHODS and method not in RESULT_METHODS
-
-
 def _makes_pool(qualified: str | None) -> bool:
     """`redis.ConnectionPool(...)`, `redis.BlockingConnectionPool.from_url(...)`."""
     if qualified is None:
         return False
     return qualified.removesuffix(".from_url").rsplit(".", 1)[-1] in POOLS
-
-
-def _plain_data(expr: ast.expr) -> bool:
-    """A literal or a call that builds a container (`{}`, `dict()`, `defaultdict(list)`, `json.loads(...)`)."""
-    if isinstance(expr, _DATA):
-        return True
-    if isinstance(expr, ast.Call):
-        func = expr.func
-        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-        return name in _CONTAINER_CALLS
-    return False
 
 
 def _template(parts: list[Part]) -> KeyTemplate:

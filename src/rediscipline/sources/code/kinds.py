@@ -52,6 +52,12 @@ CLIENT_KIND = Kind(KIND_CLIENT)
 PIPELINE_KIND = Kind(KIND_PIPELINE)
 PUBSUB_KIND = Kind(KIND_PUBSUB)
 OTHER_KIND = Kind(KIND_OTHER)
+#: A command's reply (`r.hgetall(k)`, `await pipe.get(k)`, `pipe.execute()`): data, a mapping or a list whose
+#: values and items are data too, never a client whatever name it is bound to.
+REPLY_KIND = Kind(KIND_OTHER, None, OTHER_KIND, SHAPE_MAPPING)
+#: Methods of clients and pipelines that send commands without being command methods of the table: their
+#: result is a reply too.
+REPLY_METHODS = frozenset({"execute", "execute_command", "transaction"})
 
 #: Client methods that return a helper object rather than a command's reply (redis-py's `CoreCommands`,
 #: `RedisModuleCommands`): what that object is. Commands chained on them are not pipeline commands
@@ -67,6 +73,11 @@ CLIENT_RESULTS: dict[str, Kind] = {
     "monitor": Kind(KIND_OTHER, "redis.client.Monitor"),
     **{name: Kind(KIND_MODULE, name) for name in ("json", "ts", "ft", "bf", "cf", "cms", "topk", "tdigest", "vset")},
 }
+#: The module command namespaces a client hands out (`json`, `ts`, `ft`...).
+MODULE_NAMESPACES = frozenset(name for name, kind in CLIENT_RESULTS.items() if kind.kind == KIND_MODULE)
+#: Module namespaces that hand out a pipeline of their own (`r.json().pipeline()`), queuing their commands and
+#: the core ones.
+MODULE_PIPELINES = frozenset({"json", "ts", "ft"})
 #: Helper objects whose methods return the object itself (a builder): `r.bitfield(k).set(...).incrby(...)`.
 BUILDERS = frozenset({"redis.commands.core.BitFieldOperation"})
 

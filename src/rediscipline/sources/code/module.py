@@ -16,6 +16,8 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from rediscipline.redis_meta.methods import METHODS
+from rediscipline.redis_meta.module_table_generated import MODULE_COMMANDS
 from rediscipline.sources.code.annotations import annotation_kind
 from rediscipline.sources.code.constructors import Constructed, agreed_kind
 from rediscipline.sources.code.definitions import Definitions
@@ -26,12 +28,15 @@ from rediscipline.sources.code.kinds import (
     CLIENT_RESULTS,
     FOREIGN_OBJECTS,
     KIND_CLIENT,
+    KIND_MODULE,
     KIND_OTHER,
     KIND_PIPELINE,
     KNOWN_FUNCTIONS,
     PIPELINE_KIND,
     PUBSUB_KIND,
     REDIS_PACKAGES,
+    REPLY_KIND,
+    REPLY_METHODS,
     SHAPE_CALLABLE,
     SHAPE_CLASS,
     SHAPE_ITEMS,
@@ -96,6 +101,8 @@ class ModuleInfo:
     #: project modules imported as a whole (`import shop.keys as keys`, `from shop import keys`) → what they define
     imported_modules: dict[str, Definitions] = field(default_factory=dict)
     globals: dict[str, Kind] = field(default_factory=dict)  # module-level names whose kind is known
+    #: module globals its functions assign through `global`: no constants, whatever their first value (reassigned.py)
+    reassigned: set[str] = field(default_factory=set)
     #: module-level type aliases (`ClientType = Union[redis.Redis, FakeRedis]`) and the kind they name
     type_aliases: dict[str, Kind] = field(default_factory=dict)
     function_kinds: dict[str, Kind] = field(default_factory=dict)  # functions whose result's kind is known
@@ -397,6 +404,8 @@ class ModuleInfo:
         result = CLIENT_RESULTS.get(func.attr)
         if result is not None and owner.kind in (KIND_CLIENT, KIND_PIPELINE) and not self.overrides(owner, func.attr):
             return result  # `r.pipeline()`, `r.pubsub()`, `r.json()`, `r.lock(name)`
+        if _sends_command(owner, func.attr) and not self.overrides(owner, func.attr):
+            return REPLY_KIND  # `r.hgetall(k)`: data
         return self.method_kind(owner, func.attr)
 
     def _qualified_call(self, func: ast.Attribute, qualified: str) -> Kind | None:
@@ -442,9 +451,10 @@ class ModuleInfo:
             found = self.project.fixture_kind(name)
         return found
 
-    def constructor_kind(self, qualname: str, parameter: str) -> Kind | None:
-        """What the `__init__` of the project class `qualname` is given for `parameter` by the calls that
-        build it, in this module and in the others of the run, when they agree (constructors.py)."""
+    def passed_kind(self, qualname: str, parameter: str) -> Kind | None:
+        """What the `__init__` of the project class `qualname` (constructors.py), or the project function or
+        method `qualname` (callees.py), is given for `parameter` by the calls of this module and of the others
+        of the run, when they agree."""
         kinds = set(self.constructed.get(qualname, {}).get(parameter, ()))
         if self.project is not None:
             kinds |= self.project.constructed_kinds(qualname, parameter)
@@ -475,6 +485,14 @@ class ModuleInfo:
             if found is not None:
                 return found
         return self.receivers.evidence.get(identity)
+
+
+def _sends_command(owner: Kind, method: str) -> bool:
+    """Whether `owner.method(...)` sends a command: a command method of a client, a pipeline or a module
+    namespace, whose result is the command's reply."""
+    if owner.kind == KIND_MODULE:
+        return method in MODULE_COMMANDS.get(owner.cls or "", {})
+    return owner.kind in (KIND_CLIENT, KIND_PIPELINE) and (method in METHODS or method in REPLY_METHODS)
 
 
 def _container_method(owner: Kind, method: str) -> Kind | None:

@@ -54,7 +54,8 @@ class ProjectExports:
     packages: set[str] = field(default_factory=set)
     inits: set[str] = field(default_factory=set)  # modules that are a package's `__init__.py`
     _shorter: dict[str, str] = field(default_factory=dict)  # `extensions` → `shop.extensions`, once found
-    _holders: dict[str, bool] = field(default_factory=dict)  # classes that hold a client, once settled
+    #: classes that hold a client, once settled: (qualified name, whether only what the project shows counts) → found
+    _holders: dict[tuple[str, bool], bool] = field(default_factory=dict)
     #: pytest fixtures of the `conftest.py` modules: name → defining module → what it provides
     fixtures: dict[str, dict[str, Kind]] = field(default_factory=dict)
     #: module → what its calls give the `__init__` of project classes (constructors.py)
@@ -204,15 +205,22 @@ class ProjectExports:
 
     def built_with_clients(self) -> set[str]:
         """The modules whose classes the run builds with a client (or what leads to one) for a parameter of
-        their `__init__`: they must be read even when nothing in their text names Redis."""
+        their `__init__`, or whose functions it calls (callees.py) with a client or an object the project shows
+        to hold one: they must be read even when nothing in their text names Redis. (A method's class is known
+        only from a module already read, so methods add nothing here.)"""
         self.constructed_kinds("", "")  # builds the index
         assert self._constructed_index is not None
         found: set[str] = set()
         for owner, parameters in self._constructed_index.items():
+            module, _, name = owner.rpartition(".")
+            defined = self.definitions.get(module)
+            if defined is None:
+                continue  # `pkg.mod.Class.method`
+            function = name in defined.functions
             for kinds in parameters.values():
                 kind = agreed_kind(kinds)
-                if kind is not None and self.holds_client(kind):
-                    found.add(owner.rpartition(".")[0])
+                if kind is not None and self.holds_client(kind, shown=function):
+                    found.add(module)
         return found
 
     def fixture_kind(self, name: str) -> Kind | None:
@@ -242,25 +250,28 @@ class ProjectExports:
                 return True
         return self._class_holds_client(f"{module}.{name}", 0)
 
-    def holds_client(self, kind: Kind, depth: int = 0) -> bool:
-        """A client, a pipeline, or an instance of a project class with a client in its attributes."""
+    def holds_client(self, kind: Kind, depth: int = 0, *, shown: bool = False) -> bool:
+        """A client, a pipeline, or an instance of a project class with a client in its attributes. A base class
+        of another package may hold anything, so it counts too, unless `shown` asks for a client the project's
+        own code shows."""
         if kind.kind != KIND_OTHER:
             return True
         if kind.item is not None:
-            return self.holds_client(kind.item, depth + 1)  # `list[Redis]`, `Callable[..., Redis]`
-        return kind.cls is not None and self._class_holds_client(kind.cls, depth)
+            return self.holds_client(kind.item, depth + 1, shown=shown)  # `list[Redis]`, `Callable[..., Redis]`
+        return kind.cls is not None and self._class_holds_client(kind.cls, depth, shown)
 
-    def _class_holds_client(self, qualname: str, depth: int) -> bool:
-        known = self._holders.get(qualname)
+    def _class_holds_client(self, qualname: str, depth: int, shown: bool = False) -> bool:
+        known = self._holders.get((qualname, shown))
         if known is not None:
             return known
         cls = self.class_info(qualname)
         found = False
         if cls is not None and depth <= REEXPORT_DEPTH:
-            self._holders[qualname] = False  # a class holding itself holds nothing more
+            self._holders[(qualname, shown)] = False  # a class holding itself holds nothing more
             kinds = (*cls.attributes.values(), *cls.returns.values())
-            found = any(self.holds_client(kind, depth + 1) for kind in kinds) or any(
-                base not in self.classes or self._class_holds_client(base, depth + 1) for base in cls.bases
+            found = any(self.holds_client(kind, depth + 1, shown=shown) for kind in kinds) or any(
+                (base not in self.classes and not shown) or self._class_holds_client(base, depth + 1, shown)
+                for base in cls.bases
             )
-        self._holders[qualname] = found
+        self._holders[(qualname, shown)] = found
         return found

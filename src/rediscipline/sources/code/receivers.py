@@ -23,6 +23,7 @@ from rediscipline.sources.code.kinds import (
     KIND_OTHER,
     KIND_PIPELINE,
     KIND_PUBSUB,
+    REPLY_KIND,
     Kind,
 )
 
@@ -109,6 +110,7 @@ class Pipeline:
     pending: list[tuple[tuple[tuple[int, int | None], ...], int]] = field(default_factory=list)
     executes_in: set[int] = field(default_factory=set)  # loops that contain an execute() of this pipeline
     announced: bool = False  # made with `transaction=True` written out: its MULTI is reported there
+    watching: bool = False  # after `watch()` and before `multi()`: commands are sent at once, replies returned
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,12 +125,14 @@ class Handle:
     guessed: bool = False
     item: Kind | None = None  # what a container, a callable or a class gives (see `Kind.shape`)
     shape: str | None = None
+    namespace: str | None = None  # a module namespace's pipeline (`r.json().pipeline()`): its commands first
 
 
 CLIENT = Handle(KIND_CLIENT)
 GUESSED_CLIENT = Handle(KIND_CLIENT, guessed=True)  # judged as a client; its pipelines are guessed too
 PUBSUB = Handle(KIND_PUBSUB)
 OTHER = Handle(KIND_OTHER)
+REPLY = Handle(REPLY_KIND.kind, cls=REPLY_KIND.cls, item=REPLY_KIND.item, shape=REPLY_KIND.shape)  # data
 
 
 def handle_of(kind: Kind | None, loops: tuple[int, ...] = ()) -> Handle | None:

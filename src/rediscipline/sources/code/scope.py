@@ -27,7 +27,10 @@ class Scope:
         self.class_info = class_info
         self.values: dict[str, object] = {}
         self.handles: dict[str, Handle] = {}
-        self.iterated: dict[str, ast.expr | None] = {}  # names bound by `for` or a comprehension → the iterable
+        #: names bound by `for` or a comprehension → the iterable, or the identity of the items they are
+        self.iterated: dict[str, ast.expr | str | None] = {}
+        #: collections filled from loop items (`todo.append((key, ts))`) → where their items come from
+        self.fills: dict[str, dict[int | None, str]] = {}
 
     def _bound(self, name: str) -> tuple[bool, ast.expr | None]:
         """(whether this function or an enclosing one binds `name`, the expression it holds if known)."""
@@ -100,9 +103,13 @@ class Scope:
         handle: Handle | None,
         *,
         iterated: bool = False,
-        iterable: ast.expr | None = None,
+        iterable: ast.expr | str | None = None,
     ) -> None:
-        """Bind `name`; `iterated` when it is a loop's or a comprehension's item (of `iterable` when known)."""
+        """Bind `name`; `iterated` when it is a loop's or a comprehension's item (of `iterable` when known).
+        A module global that functions assign through `global` holds whatever any of its assignments gives
+        it, whatever this one is (reassigned.py)."""
+        if self.parent is None and name in self.module.reassigned:
+            value, handle = None, handle_of(self.module.global_kind(name)) or handle
         self.values[name] = value if value is not None else _UNBOUND
         if handle is not None:
             self.handles[name] = handle
@@ -112,6 +119,7 @@ class Scope:
             self.iterated[name] = iterable
         else:
             self.iterated.pop(name, None)
+        self.fills.pop(name, None)
 
     def is_iterated(self, name: str) -> bool:
         """Whether `name` was last bound as a loop's or a comprehension's item."""
@@ -122,11 +130,34 @@ class Scope:
             scope = scope.parent
         return False
 
-    def iterable(self, name: str) -> ast.expr | None:
-        """What the loop that last bound `name` iterates over, when `name` is its whole target."""
+    def iterable(self, name: str) -> ast.expr | str | None:
+        """What the loop that last bound `name` iterates over, when `name` is its whole target (or the identity
+        of the items it walks, for an element unpacked from a derived collection's items)."""
         scope: Scope | None = self
         while scope is not None:
             if name in scope.values:
                 return scope.iterated.get(name)
+            scope = scope.parent
+        return None
+
+    def fill(self, name: str, sources: dict[int | None, str]) -> None:
+        """Record that an item carrying `sources` was put into the collection `name` (key_identity.py); items
+        of different origins leave only what they agree on."""
+        scope = self._binder(name)
+        if scope is None:
+            return
+        known = scope.fills.get(name)
+        scope.fills[name] = dict(sources) if known is None else {k: v for k, v in known.items() if sources.get(k) == v}
+
+    def filled(self, name: str) -> dict[int | None, str]:
+        """Where the items put into the collection `name` come from, when all of them agree."""
+        scope = self._binder(name)
+        return scope.fills.get(name, {}) if scope is not None else {}
+
+    def _binder(self, name: str) -> Scope | None:
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.values:
+                return scope
             scope = scope.parent
         return None

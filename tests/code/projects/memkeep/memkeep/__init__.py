@@ -1,0 +1,1 @@
+"""A memory service: search, documents, summaries and batch jobs kept in Redis."""

@@ -299,7 +299,7 @@ def parse_list(known: Sequence[str]) -> Callable[[str], list[str]]:
     return parse
 
 
-def _terminate(signum: int, frame: FrameType | None) -> None:
+def _terminate(_signum: int, _frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 

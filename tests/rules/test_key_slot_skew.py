@@ -9,9 +9,15 @@ from rediscipline.model.finding import Example
 from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.keypattern import infer_parts
 from rediscipline.model.location import Location
-from rediscipline.rules.key.common import crc16, hashtag_of, key_slot, scan_braces
+from rediscipline.rules.key.common import CLUSTER_SLOTS, crc16, hashtag_of, scan_braces
 from rediscipline.rules.key.hashtag_slot_skew import _SkewAccumulator
 from tests.rules.casefile import Case, run_case
+
+
+def key_slot(name: bytes) -> int:
+    """The slot Redis Cluster gives a key name (cluster.c `keyHashSlot`): its hashtag's, else the whole name's."""
+    tag = hashtag_of(name)
+    return crc16(name if tag is None else tag) % CLUSTER_SLOTS
 
 
 def test_crc16_xmodem_check_value() -> None:

@@ -43,9 +43,6 @@ SLOT_UUID = "uuid"
 SLOT_TOKEN = "token"  # a long random-looking run of letters and digits
 SLOT_ANY = "any"  # unknown content (a code expression)
 
-#: Placeholders whose content is only digits, lowercase hex or dashes and so passes every charset rule.
-SAFE_SLOTS = frozenset({SLOT_INT, SLOT_DATE, SLOT_DATE_DASHED, SLOT_HEX, SLOT_UUID, SLOT_TOKEN})
-
 Part: TypeAlias = bytes | Placeholder
 
 

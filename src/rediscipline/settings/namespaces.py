@@ -29,11 +29,6 @@ _FIELDS: dict[str, tuple[str, str, str]] = {
 }
 
 
-def namespace_keys() -> dict[str, str]:
-    """Allowed keys of a namespace table with their help text (for errors and docs)."""
-    return {key: help_text for key, (_f, _k, help_text) in _FIELDS.items()}
-
-
 def options_set(policy: NamespacePolicy) -> tuple[str, ...]:
     """The options a namespace sets that some rule checks (kebab-case, as written in the file), in file order.
 

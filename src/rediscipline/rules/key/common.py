@@ -18,11 +18,6 @@ _WORD_SPLIT = re.compile(rb"[_\-.#{}]+")
 NAMING_CHECKS = ("code", "live", "rdb", "keys")
 
 
-def literal_text(key: KeyTemplate) -> bytes:
-    """All literal bytes of the key, placeholders dropped (they are checked by their slot instead)."""
-    return b"".join(key.literals())
-
-
 def segment_words(segment: Segment) -> list[bytes]:
     """The words of a segment's literal parts, split on `_ - . # { }`."""
     words: list[bytes] = []
@@ -395,12 +390,6 @@ def hashtag_of(name: bytes) -> bytes | None:
     if closed <= opened + 1:  # no `}` after the `{`, or an empty `{}`
         return None
     return name[opened + 1 : closed]
-
-
-def key_slot(name: bytes) -> int:
-    """The cluster slot of a key name: CRC16 of its hashtag (or of the whole name) modulo 16384."""
-    tag = hashtag_of(name)
-    return crc16(name if tag is None else tag) % CLUSTER_SLOTS
 
 
 # -- end group B helpers --

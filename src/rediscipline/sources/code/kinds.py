@@ -33,7 +33,6 @@ class Kind:
 CLIENT_KIND = Kind(KIND_CLIENT)
 PIPELINE_KIND = Kind(KIND_PIPELINE)
 PUBSUB_KIND = Kind(KIND_PUBSUB)
-OTHER_KIND = Kind(KIND_OTHER)
 
 #: Top-level packages of redis-py and its relatives: their names resolve clients and factories.
 REDIS_PACKAGES = ("redis", "aioredis", "django_redis", "fakeredis")

@@ -21,7 +21,6 @@ from rediscipline.sources.code.kinds import (
     KIND_CLIENT,
     KIND_OTHER,
     KIND_PIPELINE,
-    KIND_PUBSUB,
     Kind,
 )
 from rediscipline.sources.code.table import METHOD_COMMANDS
@@ -105,7 +104,6 @@ class Handle:
 
 CLIENT = Handle(KIND_CLIENT)
 GUESSED_CLIENT = Handle(KIND_CLIENT, guessed=True)  # judged as a client; its pipelines are guessed too
-PUBSUB = Handle(KIND_PUBSUB)
 OTHER = Handle(KIND_OTHER)
 
 

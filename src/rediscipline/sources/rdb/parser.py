@@ -120,7 +120,7 @@ class RdbFile:
         return self
 
     def __exit__(
-        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
+        self, kind: type[BaseException] | None, value: BaseException | None, _traceback: TracebackType | None
     ) -> None:
         self.close()
 

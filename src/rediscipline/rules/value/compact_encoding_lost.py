@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rediscipline.model.encodings import LIST_NODE_MAX_BYTES
 from rediscipline.model.facts import KeyFact
 from rediscipline.model.finding import Violation
 from rediscipline.model.keyname import KeyTemplate
@@ -30,8 +31,6 @@ DEFAULTS = {
     "set": (("set-max-listpack-entries", 128), ("set-max-listpack-value", 64)),
 }
 LIST_FILL = ("list-max-listpack-size", -2)
-#: Bytes a list's listpack may hold whatever `list-max-listpack-size` counts (quicklist.c SIZE_SAFETY_LIMIT).
-LIST_SAFETY_BYTES = 8192
 #: Small sets became listpacks and small lists stopped being quicklists in Redis 7.2 (Valkey 7.2 too).
 SMALL_SET_AND_LIST = (7, 2)
 
@@ -77,7 +76,7 @@ def _limits(kind: str, server: ServerFact | None) -> _Limits | None:
         fill_name, fill = _setting(server, *LIST_FILL)
         if fill <= 0:
             return None
-        return _Limits(compact, fill_name, fill, fill_name, LIST_SAFETY_BYTES)
+        return _Limits(compact, fill_name, fill, fill_name, LIST_NODE_MAX_BYTES)
     if kind == "set":
         has_setting = server is not None and server.config_value("set-max-listpack-entries") is not None
         if version < SMALL_SET_AND_LIST and not has_setting:
@@ -193,7 +192,7 @@ class CompactEncodingLost(FactRule[CompactEncodingOptions]):
         )
         entries = f"{limits.entries_name} ({limits.entries})"
         if kind == "list":
-            kb = LIST_SAFETY_BYTES // 1024
+            kb = LIST_NODE_MAX_BYTES // 1024
             cause = Text(
                 f": its elements total more than {kb} KB, the most one listpack holds even when {entries} counts "
                 "elements (or it was once longer); keep the elements small",

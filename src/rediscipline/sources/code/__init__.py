@@ -1,1 +1,1 @@
-"""Static source: Redis usage facts extracted from Python code (issue 5; the command table comes first)."""
+"""Static source: Redis usage facts extracted from Python code, through a table of redis-py's methods."""

@@ -122,6 +122,12 @@ expect = [
   {{ code = "word", pattern = "tmp:user:*", count = 2, severity = "{severity}" }},
   {{ code = "word", pattern = "TMP:user:*", count = 1, severity = "{severity}" }},
 ]
+
+[[case]]
+name = "a listed word in a key template from code, at its call"
+options = {{ words = ["tmp"] }}
+expect = [{{ code = "word", line = 2, severity = "{severity}" }}]
+calls = [{{ method = "get", keys = ["user:*"] }}, {{ method = "set", keys = ["tmp:user:*"] }}]
 """,
     ),
     "fact": Kind(
@@ -210,6 +216,12 @@ name = "a listed command in the command statistics"
 options = {{ commands = ["DEBUG"] }}
 expect = [{{ code = "command", subject = "debug", severity = "{severity}" }}]
 commands = [{{ name = "debug", calls = 2 }}, {{ name = "get", calls = 100 }}]
+
+[[case]]
+name = "a listed command in code, at its line"
+options = {{ commands = ["debug"] }}
+expect = [{{ code = "command", line = 7, severity = "{severity}" }}]
+commands = [{{ name = "get", args = ["user:1"], line = 3 }}, {{ name = "debug", args = ["sleep", "0"], line = 7 }}]
 """,
     ),
     "call": Kind(

@@ -1,10 +1,10 @@
 """scripts/add_rule.py scaffolds a rule of each kind into a copy of the checkout, touching exactly five files.
 
-The copy holds what a rule involves (the package, the scripts, docs/rules, the rule tests and the changelog).
-For each kind the test compares every file of the copy before and after the scaffold: the module, its cases,
-its family list, its generated page and CHANGELOG.md changed, nothing else. Then the copy's own catalog, case
-and docs tests run on the new rules (a subprocess importing the copy's package), and `rediscipline rule ID`
-prints each new rule's page.
+The copy holds what a rule involves: the package, the scripts, docs/rules, the rule tests, the code corpus test
+and the changelog. For each kind the test compares every file of the copy before and after the scaffold: the
+module, its cases, its family list, its generated page and CHANGELOG.md changed, nothing else. Then the copy's
+own catalog, case, docs and code-coverage tests run on the new rules (a subprocess importing the copy's
+package), and `rediscipline rule ID` prints each new rule's page.
 """
 
 from __future__ import annotations
@@ -28,6 +28,10 @@ LAYOUT = (
     "tests/__init__.py",
     "tests/rules",
     "tests/test_docs.py",
+    "tests/code/__init__.py",
+    "tests/code/conftest.py",
+    "tests/code/test_fixtures.py",
+    "tests/code/fixtures",
     "pyproject.toml",
     "CHANGELOG.md",
 )
@@ -141,8 +145,14 @@ def test_new_rules_are_discovered_documented_and_their_cases_run(
     scaffolded: tuple[Path, dict[str, set[str]], dict[str, str]],
 ) -> None:
     copy, _touched, ids = scaffolded
-    selected = " or ".join([*ids.values(), "test_rule_docs_are_current", "test_the_index_names_every_family"])
-    tests = ["tests/rules/test_catalog.py", "tests/rules/test_cases.py", "tests/test_docs.py"]
+    whole = ["test_rule_docs_are_current", "test_the_index_names_every_family", "test_corpus_covers_every_code_rule"]
+    selected = " or ".join([*ids.values(), *whole])
+    tests = [
+        "tests/rules/test_catalog.py",
+        "tests/rules/test_cases.py",
+        "tests/test_docs.py",
+        "tests/code/test_fixtures.py",
+    ]
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", selected, *tests],
         capture_output=True,
@@ -158,8 +168,8 @@ def test_new_rules_are_discovered_documented_and_their_cases_run(
         for rule_id in ids.values()
     )
     # per rule: doc sections, documented options, cited sources, a passing and a failing case; then each case
-    # of the new rules, and the two docs tests
-    expected = 4 * len(ids) + cases + 2
+    # of the new rules, and the tests of the whole catalog (docs current, the index, code rules shown on code)
+    expected = 4 * len(ids) + cases + len(whole)
     assert re.search(rf"\b{expected} passed\b", done.stdout), done.stdout[-2000:]
     assert "failed" not in done.stdout
 

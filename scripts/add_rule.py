@@ -402,7 +402,8 @@ def _width(line: str) -> int:
 
 def module_text(args: argparse.Namespace, rule_id: str, kind: Kind) -> str:
     text = _module_text(args, rule_id, kind, noqa="")
-    if max(_width(line) for line in text.splitlines()) > 120:  # text without spaces (Chinese) cannot be wrapped
+    docstring = text.split('"""', 3)[3].split('"""', 1)[0]  # the class's (the module's comes first); ruff formats code
+    if max(_width(line) for line in docstring.splitlines()) > 120:  # text without spaces (Chinese) is not wrapped
         text = _module_text(args, rule_id, kind, noqa="  # noqa: E501 - a sentence without spaces stays on one line")
     return text
 

@@ -28,7 +28,7 @@ import sys
 import textwrap
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -298,6 +298,13 @@ server = {{ config = {{ maxmemory-policy = "allkeys-lru", requirepass = "" }} }}
     ),
 }
 
+#: A command rule whose commands are an option says which it judges, where the engine indexes command rules
+#: by their commands (`CommandRule.judged`).
+JUDGED = """
+    def judged(self, options: {options}) -> frozenset[str]:
+        return frozenset(name.lower() for name in options.commands)
+"""
+
 MODULE = '''"""{id} {slug}."""
 
 from __future__ import annotations
@@ -552,6 +559,8 @@ def scaffold(args: argparse.Namespace) -> list[Path]:
     entry = f"- `{rule_id}` `{args.slug}`: {args.title} (`rediscipline rule {rule_id}`)."
     changelog_new = changelog_text(changelog.read_text(encoding="utf-8") if changelog.exists() else None, entry)
 
+    if args.kind == "command" and "def judged(" in (root / RULES / "base.py").read_text(encoding="utf-8"):
+        kind = replace(kind, body=kind.body + JUDGED)  # the engine offers a command rule only what it judges
     (root / module).write_text(module_text(args, rule_id, kind), encoding="utf-8")
     format_module(root / module)
     header = f'rule = "{rule_id}"\n'

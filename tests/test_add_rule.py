@@ -260,3 +260,31 @@ def test_bad_arguments_are_one_line_and_write_nothing(args: tuple[str, ...], mes
     assert done.stderr.startswith("add_rule: error: ") and message in done.stderr, done.stderr
     assert done.stderr.count("\n") == 1
     assert _files(tmp_path) == before
+
+
+def test_a_command_rule_says_which_commands_it_judges_where_the_engine_asks(tmp_path: Path) -> None:
+    """Where `CommandRule.judged` exists (the engine indexes command rules by their commands), the scaffold's
+    command rule names the commands of its option; the copy's base class is given one when it has none."""
+    _copy(tmp_path)
+    base = tmp_path / "src" / "rediscipline" / "rules" / "base.py"
+    text = base.read_text(encoding="utf-8")
+    if "def judged(" not in text:
+        anchor = "class CommandRule(Rule[OptionsT]):\n"
+        method = (
+            "    commands: ClassVar[frozenset[str]] = frozenset()\n\n"
+            "    def judged(self, options: OptionsT) -> frozenset[str]:\n"
+            "        return self.commands\n\n"
+        )
+        head, _, rest = text.partition(anchor)
+        docstring_end = rest.index('"""\n', rest.index('"""') + 3) + 4
+        base.write_text(head + anchor + rest[:docstring_end] + "\n" + method + rest[docstring_end:], encoding="utf-8")
+    done = _scaffold(tmp_path, "CMD", "toy-judged", "--kind", "command", *NAMED)
+    assert done.returncode == 0, done.stderr
+    probe = (
+        "from rediscipline.rules.command.toy_judged import ToyJudged, ToyJudgedOptions\n"
+        "print(sorted(ToyJudged().judged(ToyJudgedOptions(commands=('DEBUG', 'Flushall')))))\n"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=_env(tmp_path), timeout=60, check=False
+    )
+    assert (shown.returncode, shown.stdout) == (0, "['debug', 'flushall']\n"), shown.stderr

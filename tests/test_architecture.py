@@ -14,7 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "rediscipline"
 MAX_MODULE_LINES = 800
-CORE_MODULES = ("rediscipline.model", "rediscipline.rules")
+CORE_MODULES = ("rediscipline.model", "rediscipline.redis_meta", "rediscipline.rules")
 HEAVY_DEPENDENCIES = ("redis", "click", "rich")
 
 

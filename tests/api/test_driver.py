@@ -17,7 +17,13 @@ from rediscipline.model.plan import SERVER_ACCESS, SERVER_CONFIG, SUMMARY_FIELDS
 from rediscipline.model.source import Fact, SourceOutcome
 from rediscipline.render.notes import note_text
 from rediscipline.rules import default_registry
+from rediscipline.rules.base import WHERE
 from rediscipline.settings.loader import Overrides
+from rediscipline.sources.code.source import CodeSource
+from rediscipline.sources.config.source import ConfigSource
+from rediscipline.sources.keylist import KeyListSource, NameSource
+from rediscipline.sources.live.source import LiveSource
+from rediscipline.sources.rdb.source import RdbSource
 from tests.support.sources import FactSource
 
 ORIGIN = Location("keys", "keys.txt")
@@ -108,3 +114,16 @@ def test_the_engine_result_is_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.findings = ()  # type: ignore[misc]
     assert [f.pattern for f in result.findings] == [b"User:*"]
+
+
+def test_every_place_a_rule_names_is_read_by_a_source() -> None:
+    """A rule's `where` names only places some Source reads (no phantom `runtime`), the banned-command rows
+    included, and every place a source reads is one a rule may name."""
+    places = {cls.place for cls in (CodeSource, ConfigSource, KeyListSource, NameSource, LiveSource, RdbSource)}
+    assert places == set(WHERE) == {"code", "config", "keys", "live", "rdb"}
+    named = {place: sorted(cls.meta.id for cls in default_registry() if place in cls.meta.where) for place in WHERE}
+    assert all(named.values()), named
+    assert {cls.meta.id for cls in default_registry() if not set(cls.meta.where) <= places} == set()
+    assert [cls.meta.where for cls in default_registry() if cls.meta.id in ("CMD001", "CMD004")] == [
+        ("code", "live")
+    ] * 2

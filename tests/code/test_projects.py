@@ -69,6 +69,7 @@ PROJECTS = (
     "tenantkit",
     "metering",
     "taskq",
+    "kvredis",
 )
 
 #: Config files each project hands to `check` explicitly (relative to the project folder).

@@ -53,6 +53,17 @@ def guarded() -> Iterator[ServerProcess]:
         yield server
 
 
+@pytest.fixture(scope="module")
+def vocabulary(guarded: ServerProcess) -> str:
+    """Everything a scan of this server shows when the password is one no report could contain: the tool's
+    own words (`unreadable`, rule titles, the port), which a password may happen to spell."""
+    password = "Zq7-no-report-says-this"
+    _set_password(guarded, password)
+    shown, scanned = _outputs(f"redis://{USER}:{password}@127.0.0.1:{guarded.port}")
+    assert scanned and password not in shown
+    return shown
+
+
 def _set_password(server: ServerProcess, password: str) -> None:
     with server.client() as client:
         client.execute_command("ACL", "SETUSER", USER, "reset", "on", f">{password}", "~*", "&*", "+@read", "+info")
@@ -77,8 +88,9 @@ PASSWORDS = st.text(st.characters(blacklist_categories=("Cs",), blacklist_charac
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(password=PASSWORDS, shape=st.sampled_from(RAW_SHAPES + ENCODED_SHAPES + BROKEN_SHAPES))
-def test_no_output_ever_holds_the_password(guarded: ServerProcess, password: str, shape: str) -> None:
+def test_no_output_ever_holds_the_password(guarded: ServerProcess, vocabulary: str, password: str, shape: str) -> None:
     assume(password.strip() == password)  # ACL passwords are arguments; keep the test about URLs
+    assume(password not in vocabulary and quote(password, safe="") not in vocabulary)  # not a leak if always shown
     _set_password(guarded, password)
     fields = {"user": USER, "raw": password, "encoded": quote(password, safe=""), "port": guarded.port}
     url = shape.format(socket=guarded.unixsocket, **fields)

@@ -1,7 +1,8 @@
 """The catalog contract: every rule is documented, its options are the documented ones, and it has cases.
 
 Fails on a missing docstring section, an option the doc does not list (or lists but does not exist), a
-missing source citation, or a rule without at least one passing and one failing case.
+missing source citation, a rule without at least one passing and one failing case, or a command rule that
+does not declare which commands it judges (or names one Redis does not have).
 
 Tool rules (SUP001 unused-suppression) judge no Redis fact: no engine kind runs them, so they have no case
 files (their behaviour is tested with the step that reports them, tests/suppress) and cite no convention
@@ -14,8 +15,10 @@ from typing import Any
 
 import pytest
 
+from rediscipline.redis_meta.commands import command_info
 from rediscipline.rules import ALL_RULES, default_registry
 from rediscipline.rules.base import (
+    ANY_COMMAND,
     DOC_SECTIONS,
     AggregateRule,
     CallRule,
@@ -36,6 +39,7 @@ CASES = load_cases()
 JUDGING_KINDS = (NameRule, FactRule, AggregateRule, CommandRule, CallRule, InstanceRule)
 JUDGING = [cls for cls in RULES if issubclass(cls, JUDGING_KINDS)]
 TOOL_RULES = {cls.meta.id for cls in RULES if not issubclass(cls, JUDGING_KINDS)}
+COMMAND_RULES = [cls for cls in RULES if issubclass(cls, CommandRule)]
 
 
 def test_tool_rules_are_known() -> None:
@@ -83,6 +87,17 @@ def test_has_passing_and_failing_cases(cls: type[Rule[Any]]) -> None:
     mine = [c for c in CASES if c.rule_id == cls.meta.id]
     assert any(c.passing for c in mine), f"{cls.meta.id} has no passing case"
     assert any(not c.passing for c in mine), f"{cls.meta.id} has no failing case"
+
+
+@pytest.mark.parametrize("cls", COMMAND_RULES, ids=[c.meta.id for c in COMMAND_RULES])
+def test_command_rules_declare_the_commands_they_judge(cls: type[CommandRule[Any]]) -> None:
+    """The engine offers a command rule only its declared commands: none declared, none judged."""
+    judged = cls().judged(cls.Options())
+    assert judged, f"{cls.meta.id} declares no commands (`commands`, `judged` or ANY_COMMAND)"
+    if judged == ANY_COMMAND:
+        return
+    for name in judged:
+        assert command_info(name) is not None, f"{cls.meta.id} judges {name!r}, which no Redis server has"
 
 
 @pytest.mark.parametrize("rule_id", sorted(TOOL_RULES))

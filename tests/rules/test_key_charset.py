@@ -50,7 +50,12 @@ def test_offset_known_after_a_measured_placeholder() -> None:
     ("parts", "flagged"),
     [
         ((b"user-", ANY), True),  # f"user-{uid}"
-        ((ANY, b".", ANY), True),  # f"{a}.{b}": written in code between two expressions, a separator
+        ((ANY, b"-", ANY), True),  # f"{a}-{b}": written in code between two expressions, a separator
+        ((ANY, b"=", ANY), True),  # f"{field}={value}"
+        ((ANY, b".", ANY), False),  # f"{domain}.{suffix}": a `.` joins the parts of one value
+        ((b"queue:", ANY, b".", ANY, b":jobs"), False),  # f"queue:{host}.{zone}:jobs"
+        ((b"reply.", ANY, b".", ANY), True),  # the first `.` joins a word to a value
+        ((Placeholder(SLOT_INT, 2), b"-", Placeholder(SLOT_INT, 2)), False),  # a stored 10-20: a value
         ((Placeholder(SLOT_INT, 2), b".", Placeholder(SLOT_INT, 1)), False),  # a stored 10.5: a value
         ((b"temp:-", ANY), False),  # a sign
         ((b"product:cache:{p.id}",), False),  # document notation for a variable

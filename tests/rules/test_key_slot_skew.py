@@ -1,4 +1,4 @@
-"""Cluster slots and KEY013 hashtag-slot-skew on key spaces too large for a case file (real Engine)."""
+"""KEY013 hashtag-slot-skew on key spaces too large for a case file (real Engine), and hashtags as Redis reads them."""
 
 from __future__ import annotations
 
@@ -9,35 +9,10 @@ from rediscipline.model.finding import Example
 from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.keypattern import infer_parts
 from rediscipline.model.location import Location
-from rediscipline.rules.key.common import CLUSTER_SLOTS, crc16, hashtag_of, scan_braces
+from rediscipline.redis_meta.keyslot import hash_slot, hashtag_of
+from rediscipline.rules.key.common import scan_braces
 from rediscipline.rules.key.hashtag_slot_skew import _SkewAccumulator
 from tests.rules.casefile import Case, run_case
-
-
-def key_slot(name: bytes) -> int:
-    """The slot Redis Cluster gives a key name (cluster.c `keyHashSlot`): its hashtag's, else the whole name's."""
-    tag = hashtag_of(name)
-    return crc16(name if tag is None else tag) % CLUSTER_SLOTS
-
-
-def test_crc16_xmodem_check_value() -> None:
-    assert crc16(b"123456789") == 0x31C3
-    assert crc16(b"") == 0
-
-
-@pytest.mark.parametrize(
-    ("name", "slot"),
-    [(b"foo", 12182), (b"123456789", 12739), (b"{foo}bar", 12182), (b"a{}b", crc16(b"a{}b") % 16384)],
-)
-def test_key_slot_known_values(name: bytes, slot: int) -> None:
-    assert key_slot(name) == slot
-
-
-def test_key_slot_follows_the_first_tag() -> None:
-    assert key_slot(b"{user1000}.following") == key_slot(b"{user1000}.followers")
-    assert key_slot(b"a{aa{xxx}bb}b") == key_slot(b"aa{xxx")  # 000's nested example
-    assert key_slot(b"foo{}{bar}") == crc16(b"foo{}{bar}") % 16384  # an empty first tag: the whole key
-    assert key_slot(b"foo{{bar}}zap") == key_slot(b"{bar")
 
 
 @pytest.mark.parametrize(
@@ -90,8 +65,8 @@ def test_message_names_the_slot_and_examples_are_kept() -> None:
     keys = [f"rank:{{global}}:user:{i}".encode() for i in range(1500)]
     case = Case("KEY013", "generated", keys, [])
     (finding,) = run_case(case)
-    assert f"slot {key_slot(b'global')}" in finding.message.en
-    assert f"槽位 {key_slot(b'global')}" in finding.message.zh
+    assert f"slot {hash_slot(b'global')}" in finding.message.en
+    assert f"槽位 {hash_slot(b'global')}" in finding.message.zh
     assert finding.worst == 1500
     assert [e.name for e in finding.examples] == keys[:3]
 

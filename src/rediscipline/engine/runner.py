@@ -344,7 +344,7 @@ class Engine:
         """
         subject, example = (fact.name, fact.evidence), _command_line(fact)
         at_site = fact.origin.line is not None
-        for configured, ctx in self._scope(None).command_rules:
+        for configured, ctx in self._scope(None).command_rules_for(fact.name):
             checked = cast(CommandRule[Any], configured.rule).check(fact, ctx)
             for resolved in self._resolve(configured, ctx, checked):
                 if at_site:

@@ -16,6 +16,7 @@ from rediscipline.model.namespace import NamespacePolicy
 from rediscipline.model.report import RuleMeta
 from rediscipline.model.server import ServerFact
 from rediscipline.rules.base import (
+    ANY_COMMAND,
     Accumulator,
     AggregateRule,
     CallRule,
@@ -38,11 +39,27 @@ class Scope:
     name_rules: list[tuple[ConfiguredRule, RuleContext[Any]]]
     aggregates: list[tuple[ConfiguredRule, RuleContext[Any], Accumulator]]
     namespace: str | None
-    command_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
+    #: command rules with the commands they judge, by name without subcommand (`config` for `config|set`)
+    command_rules: list[tuple[ConfiguredRule, RuleContext[Any], frozenset[str]]] = field(default_factory=list)
+    #: command name (without subcommand) → the command rules that judge it, in rule order; filled on demand
+    command_index: dict[str, list[tuple[ConfiguredRule, RuleContext[Any]]]] = field(default_factory=dict)
     call_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
     instance_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
     #: bound `check` methods of the fact rules, so the per-key loop does no attribute lookups
     fact_checks: list[tuple[Any, ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
+
+    def command_rules_for(self, name: str) -> list[tuple[ConfiguredRule, RuleContext[Any]]]:
+        """The command rules that declared `name` (by its command, without subcommand) or any command."""
+        command = name.lower().partition("|")[0]
+        found = self.command_index.get(command)
+        if found is None:
+            found = [
+                (configured, ctx)
+                for configured, ctx, judged in self.command_rules
+                if command in judged or judged >= ANY_COMMAND
+            ]
+            self.command_index[command] = found
+        return found
 
 
 class Scopes:
@@ -99,7 +116,8 @@ class Scopes:
                 continue
             rule, ctx = configured.rule, self.context(configured, namespace)
             if isinstance(rule, CommandRule):
-                built.command_rules.append((configured, ctx))
+                judged = frozenset(name.partition("|")[0] for name in rule.judged(configured.options))
+                built.command_rules.append((configured, ctx, judged))
             elif isinstance(rule, CallRule):
                 built.call_rules.append((configured, ctx))
             elif isinstance(rule, InstanceRule):

@@ -11,9 +11,6 @@ from dataclasses import dataclass, field
 
 from rediscipline.model.location import Location
 
-#: Commands a scanning user should not be able to run (convention: rename or ACL-deny them).
-DANGEROUS_COMMANDS = ("keys", "flushall", "flushdb", "monitor", "debug", "config")
-
 #: Names used in `ServerFact.unavailable` for the parts of a server that can be refused.
 CHECK_CONFIG = "CONFIG GET"
 CHECK_ACL = "ACL LIST"
@@ -38,8 +35,9 @@ class ServerFact:
     * `keyspace`: keys per logical database and `expires` the keys with a TTL, from INFO keyspace;
     * `commandstats`: calls per command (`keys`, `config|set`), from INFO commandstats;
     * `acl_users`: the lines of `ACL LIST`, or None when refused;
-    * `callable`: for each of DANGEROUS_COMMANDS, whether the scanning user may run it: True, False (renamed,
-      disabled or ACL-denied), or None (could not be determined);
+    * `callable`: for each of the dangerous commands (`redis_meta.commands.DANGEROUS_COMMANDS`), whether the
+      scanning user may run it: True, False (renamed, disabled or ACL-denied), or None (could not be
+      determined);
     * `unavailable`: check name → the server's refusal, for every part that could not be read;
     * `settings_origin`: where each setting was written, for a server described by files (redis.conf, an ACL
       file): setting name (`maxmemory`, `user default`, `rename-command keys`) → path and line. Empty for a

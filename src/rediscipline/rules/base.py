@@ -60,6 +60,8 @@ FAMILIES = {
     "SUP": Text("suppressions", "抑制注释"),
 }
 _ID = re.compile(r"([A-Z]{3})(\d{3})")
+#: `CommandRule.commands` of a rule that judges every command: the engine offers it each one.
+ANY_COMMAND: frozenset[str] = frozenset({"*"})
 
 OptionsT = TypeVar("OptionsT", bound=RuleOptions)
 
@@ -152,7 +154,19 @@ class AggregateRule(Rule[OptionsT]):
 
 
 class CommandRule(Rule[OptionsT]):
-    """A rule on one command (name and, when known, arguments)."""
+    """A rule on one command (name and, when known, arguments).
+
+    `commands` names the commands the rule judges, as `CommandFact` names them (`keys`, `config|set`; a
+    command with subcommands, `module`, stands for all of them); the engine offers the rule only facts
+    about those. A rule whose list is an option overrides `judged`; a rule on every command declares
+    ANY_COMMAND.
+    """
+
+    commands: ClassVar[frozenset[str]] = frozenset()
+
+    def judged(self, options: OptionsT) -> frozenset[str]:
+        """The commands judged with these options (the engine asks once per run)."""
+        return self.commands
 
     def check(self, fact: CommandFact, ctx: RuleContext[OptionsT]) -> Iterable[Violation]:
         raise NotImplementedError

@@ -243,3 +243,68 @@ def test_an_expire_in_a_loop_over_the_written_keys_or_their_builder_pairs_with_t
         (14, "lpush"): (EXPIRY_SAME_SCOPE, 16),
         (20, "lpush"): (None, None),  # an EXPIRE outside a loop pairs with the same key only
     }
+
+
+def test_items_of_loops_over_the_same_collection_are_the_same_keys() -> None:
+    assert summary(
+        """
+        import redis
+        r = redis.Redis()
+        def rename(keys, mapping, old, new):
+            pipe = r.pipeline(transaction=False)
+            for key in keys:
+                pipe.hget(key, old)
+            values = pipe.execute()
+            pipe = r.pipeline(transaction=False)
+            for key, value in zip(keys, values):
+                pipe.hset(key, new, value)
+            for index, key in enumerate(sorted(keys)):
+                pipe.rpush(key, index)
+            for name in mapping.keys():
+                r.get(name)
+            for name, value in mapping.items():
+                r.sadd(name, value)
+            for name in other(mapping):
+                r.lpush(name, 1)
+        """
+    ) == [
+        (7, "hget", None, False),
+        (8, "execute", None, False),
+        (11, "hset", None, True),
+        (13, "rpush", None, True),
+        (15, "get", None, False),
+        (17, "sadd", None, True),
+        (19, "lpush", None, False),  # the items of another collection
+    ]
+
+
+def test_two_locals_bound_to_an_unknown_call_are_two_keys() -> None:
+    assert summary(
+        """
+        import os
+        import redis
+        r = redis.Redis()
+        def f(uid):
+            foo = os.urandom(10)
+            bar = os.urandom(10)
+            r.sadd(foo, "a")
+            r.sadd(bar, "b")
+            r.expire(foo, 60)
+            key = make_key(uid)
+            r.get(key)
+            key = make_key(uid)
+            r.hset(key, "f", 1)
+            built = f"user:{uid}"
+            again = f"user:{uid}"
+            r.get(built)
+            r.set(again, 1)
+        """
+    ) == [
+        (8, "sadd", EXPIRY_SAME_SCOPE, False),
+        (9, "sadd", None, False),
+        (10, "expire", "option", True),
+        (12, "get", None, False),
+        (14, "hset", None, True),  # the same local bound again to the same call: the same key
+        (17, "get", None, False),
+        (18, "set", None, True),  # a template is the same key whatever local holds it
+    ]

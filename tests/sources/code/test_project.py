@@ -157,3 +157,57 @@ def test_functions_of_a_project_module_are_not_commands(tmp_path: Path) -> None:
         ("TTL006", "CMD005"),
     )
     assert found == [("tests/fixtures.py", 4, "TTL006")]
+
+
+def test_type_aliases_resolve_across_the_project_whatever_the_package_is_called(tmp_path: Path) -> None:
+    """A package named like a Redis relative (`fakeredis`, `myredis`) that is the project being checked is
+    read like any other project package: its aliases name clients in modules that never import redis-py."""
+    for package in ("fakeredis", "myredis", "kvstore"):
+        found = _check(
+            tmp_path / package,
+            {
+                f"{package}/__init__.py": "",
+                f"{package}/_typing.py": "from typing import Union\nimport redis\nimport redis.asyncio\n"
+                "ClientType = Union[redis.Redis, redis.asyncio.Redis]\nPlain = redis.Redis\n"
+                "Clients = list[redis.Redis]\n",
+                "test/test_min.py": f"from {package}._typing import ClientType, Plain, Clients\n"
+                f"from {package} import _typing\n\n"
+                "def test_x(conn: ClientType, other: Plain, more: _typing.ClientType, pool: Clients):\n"
+                "    conn.keys('*')\n    other.keys('*')\n    more.keys('*')\n"
+                "    pool.count(1)\n    pool[0].keys('*')\n",
+            },
+            ("CMD001",),
+        )
+        assert found == [("test/test_min.py", line, "CMD001") for line in (5, 6, 7, 9)], package
+
+
+def test_what_a_constructor_is_given_is_followed_into_the_instance(tmp_path: Path) -> None:
+    found = _check(
+        tmp_path,
+        {
+            "crawl/__init__.py": "",
+            # nothing in this module names Redis: it is read because the scheduler builds its class with a client
+            "crawl/limits.py": "class Limit:\n    def __init__(self, server, prefix):\n        self.server = server\n\n"
+            "    def reset(self):\n        self.server.flushdb()\n",
+            "crawl/scheduler.py": "import redis\nfrom crawl.limits import Limit\n\nclass Scheduler:\n"
+            "    def __init__(self, server):\n        self.conn = server\n\n    @classmethod\n"
+            "    def from_settings(cls, settings):\n        return cls(redis.Redis(host=settings['host']))\n\n"
+            "    def open(self):\n        self.limit = Limit(self.conn, prefix='crawl')\n",
+            "crawl/cache.py": "import redis\n\nclass Base:\n    def __init__(self, client, timeout=60):\n"
+            "        self._read = self._write = client\n\nclass Cache(Base):\n    def __init__(self, port):\n"
+            "        super().__init__(redis.Redis(port=port))\n\nclass Other(Base):\n    pass\n\n"
+            "def test_cache():\n    Cache(6390)._write.flushall()\n",
+            # a class built with a client in one place and with something else in another is not followed
+            "crawl/mixed.py": "import redis\nfrom unittest import mock\n\nclass Holder:\n"
+            "    def __init__(self, store):\n        self.store = store\n\n    def wipe(self):\n"
+            "        self.store.flushdb()\n\nHolder(redis.Redis())\nHolder(mock.MagicMock())\n"
+            "class Either:\n    def __init__(self, store):\n        self.store = store\n\n    def wipe(self):\n"
+            "        self.store.flushdb()\n\nEither(redis.Redis())\nEither(Holder(None))\n",
+        },
+        ("CMD002",),
+    )
+    assert found == [
+        ("crawl/cache.py", 15, "CMD002"),
+        ("crawl/limits.py", 6, "CMD002"),
+        ("crawl/mixed.py", 9, "CMD002"),  # a test double does not count against the client
+    ]

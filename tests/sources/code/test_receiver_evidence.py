@@ -10,10 +10,10 @@ from __future__ import annotations
 import ast
 import textwrap
 
+from rediscipline.redis_meta.methods import METHODS
 from rediscipline.sources.code.calls import fits
 from rediscipline.sources.code.evidence import collect
 from rediscipline.sources.code.extract import Facts, ModuleExtractor
-from rediscipline.sources.code.table import METHOD_COMMANDS
 
 
 def extract(source: str) -> Facts:
@@ -28,7 +28,7 @@ def calls(source: str) -> list[tuple[int, str]]:
 def fit(code: str) -> bool:
     call = ast.parse(code, mode="eval").body
     assert isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
-    return fits(call, METHOD_COMMANDS[call.func.attr])
+    return fits(call, METHODS[call.func.attr])
 
 
 def test_arguments_that_fit_redis_py_signatures() -> None:

@@ -170,3 +170,164 @@ def test_pytest_fixtures_give_their_values_kind(tmp_path: Path) -> None:
     result = check_code(CodeCheckOptions((str(tmp_path),)), settings, root=tmp_path)
     found = [(f.location.path, f.location.line, f.rule_id) for f in result.report.findings]
     assert found == [("tests/test_cache.py", 3, "TTL006")]
+
+
+def test_containers_of_clients_give_clients_as_items_and_are_not_clients() -> None:
+    assert calls(
+        """
+        from typing import Optional, Sequence
+        import redis
+
+        class Pool:
+            def __init__(self):
+                self._clients: list[redis.Redis] = []
+                self.by_role: dict[str, "redis.Redis"] = {}
+                self.main: Optional[redis.Redis] = None
+
+            def add(self, role, conn):
+                self._clients.append(conn)
+                self.by_role[role] = conn
+                self._clients[0].keys("a:*")
+                for c in self._clients:
+                    c.flushdb()
+                for role in self.by_role:
+                    role.append("x")
+                for c in self.by_role.values():
+                    c.flushall()
+                self.by_role.get("eu").keys("b:*")
+                self.main.keys("c:*")
+
+        def f(replicas: Sequence[redis.Redis], names: list[str]):
+            replicas.count(1)
+            names.append("x")
+            replicas[1:][0].type("k")
+        """
+    ) == [(14, "keys"), (16, "flushdb"), (20, "flushall"), (21, "keys"), (22, "keys"), (27, "type")]
+
+
+def test_factories_classes_and_casts_give_clients() -> None:
+    assert calls(
+        """
+        from typing import Callable, cast
+        import redis
+        import redis.asyncio
+
+        def client_class(use_asyncio) -> type[redis.Redis]:
+            return redis.asyncio.Redis if use_asyncio else redis.Redis
+
+        def f(make: Callable[..., redis.Redis], raw, other: Callable[[], int]):
+            make(db=2).flushall()
+            cls = client_class(False)
+            cls(db=1).flushdb()
+            conn = cast(redis.Redis, raw)
+            conn.keys("a:*")
+            cast("redis.Redis", raw).keys("b:*")
+            other().keys()
+        """
+    ) == [(10, "flushall"), (12, "flushdb"), (14, "keys"), (15, "keys")]
+
+
+def test_methods_come_from_every_base_class_in_order() -> None:
+    """`_watch` comes from the second base: the first is an ABC, a class of another package that is only
+    assumed to have any method, so a definition the project shows is preferred."""
+    facts = extract(
+        """
+        import abc
+        import contextlib
+        from collections.abc import Iterator
+        import redis
+        from redis.client import Pipeline
+
+        class Container:
+            def __init__(self, client: redis.Redis):
+                self.redis = client
+
+            @contextlib.contextmanager
+            def _watch(self, key) -> Iterator[Pipeline]:
+                with self.redis.pipeline() as pipe:
+                    pipe.watch(key)
+                    yield pipe
+
+        class FilterABC(abc.ABC):
+            pass
+
+        class Bloom(FilterABC, Container):
+            def add(self, key):
+                with self._watch(key) as pipe:
+                    pipe.multi()
+                    pipe.setbit(key, 1, 1)
+        """
+    )
+    assert [(c.origin.line, c.method) for c in facts.calls] == [(15, "watch"), (25, "setbit")]
+    assert [(c.origin.line, c.name) for c in facts.commands if c.name == "multi"] == [(24, "multi")]
+
+
+def test_valkey_py_clients_are_clients() -> None:
+    """valkey-py is a fork of redis-py with the same API; valkey-glide is another client (not read)."""
+    assert calls(
+        """
+        import valkey
+        from valkey import Valkey
+        import valkey.asyncio as avk
+        from glide import GlideClient
+
+        async def f(conn: valkey.Valkey, url, glide: GlideClient):
+            conn.keys("a:*")
+            Valkey(db=2).flushall()
+            valkey.Valkey.from_url(url).flushdb()
+            await avk.Valkey().keys("b:*")
+            await glide.keys("c:*")
+        """
+    ) == [(8, "keys"), (9, "flushall"), (10, "flushdb"), (11, "keys")]
+
+
+def test_a_class_attribute_annotated_as_a_client_class_makes_clients() -> None:
+    assert calls(
+        """
+        from typing import Type
+        import redis
+
+        class Store:
+            client_class: Type[redis.Redis] = redis.Redis
+
+            def connect(self, url):
+                self.client_class.from_url(url).keys("a:*")
+                self.client_class(db=4).flushdb()
+                self.client_class.keys("b:*")
+        """
+    ) == [(9, "keys"), (10, "flushdb")]
+
+
+def test_a_fixture_parametrized_with_classes_builds_their_common_class() -> None:
+    assert calls(
+        """
+        import pytest
+        import redis
+        import fakeredis
+
+        class Cache:
+            def __init__(self, port):
+                self.client = redis.Redis(port=port)
+
+        class QuietCache(Cache):
+            pass
+
+        class Other:
+            pass
+
+        @pytest.fixture(params=[Cache, pytest.param(QuietCache, marks=pytest.mark.slow)])
+        def cache(request):
+            made = request.param(6390)
+            made.client.flushdb()
+            return made
+
+        @pytest.fixture(params=[redis.Redis, fakeredis.FakeRedis])
+        def conn(request):
+            kind = request.param
+            kind().flushall()
+
+        @pytest.fixture(params=[Cache, Other])
+        def mixed(request):
+            request.param(6390).client.flushdb()
+        """
+    ) == [(19, "flushdb"), (25, "flushall")]

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from rediscipline.model.location import Location
-from rediscipline.model.server import CHECK_CONFIG, CHECK_INFO, DANGEROUS_COMMANDS
+from rediscipline.model.server import CHECK_CONFIG, CHECK_INFO
+from rediscipline.redis_meta.commands import DANGEROUS_COMMANDS
 from rediscipline.sources.config import read_acl_file
 from rediscipline.sources.config.acl import PROBES, AclUser
 from rediscipline.sources.errors import SourceError

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 import redis
 
-from rediscipline.model.server import DANGEROUS_COMMANDS, ServerFact
+from rediscipline.model.server import ServerFact
+from rediscipline.redis_meta.commands import DANGEROUS_COMMANDS
 from rediscipline.sources.config import read_redis_conf
 from tests.sources.config.support import CASES
 from tests.support.servers import binary_path

@@ -1,17 +1,14 @@
-"""CMD: commands, one module each."""
+"""CMD: commands, one module each; the banned commands (CMD001-CMD004) are rows of one table."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from rediscipline.rules.base import Rule
-from rediscipline.rules.command.admin_command import AdminCommand
+from rediscipline.rules.command.banned_commands import AdminCommand, FlushCommand, KeysCommand, MonitorCommand
 from rediscipline.rules.command.delete_collection import DeleteCollection
 from rediscipline.rules.command.eval_script import EvalScript
-from rediscipline.rules.command.flush_command import FlushCommand
 from rediscipline.rules.command.full_scan_command import FullScanCommand
-from rediscipline.rules.command.keys_command import KeysCommand
-from rediscipline.rules.command.monitor_command import MonitorCommand
 from rediscipline.rules.command.scan_count import ScanCount
 from rediscipline.rules.command.select_command import SelectCommand
 from rediscipline.rules.command.transaction import Transaction

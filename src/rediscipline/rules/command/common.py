@@ -1,8 +1,9 @@
 """Helpers shared by the command rules: one view of a command whatever its evidence, and the message parts.
 
-Sources name a command as Redis does in `INFO commandstats` (`config|set`), but a call seen in code or
-in the slow log may arrive as `config` with the subcommand as its first argument. `call_of` folds both
-forms into one full name and the operands after it, so rules match `config|set` once.
+Sources name a command as Redis does in `INFO commandstats` (`config|set`), but a call seen in code may
+arrive as `config` with the subcommand as its first argument (`execute_command("CONFIG", "SET", ...)`).
+`call_of` folds both forms into one full name and the operands after it (the command table says which
+commands have subcommands), so rules match `config|set` once.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from rediscipline.model.facts import (
     CommandFact,
 )
 from rediscipline.model.text import Text
+from rediscipline.redis_meta.commands import with_subcommand
 
 #: Where a command rule can be checked: source code, a live server's statistics.
 COMMAND_CHECKS = ("code", "live")
@@ -24,9 +26,6 @@ COMMAND_CHECKS = ("code", "live")
 #: Where a rule on how the application uses a command can be checked: the server's statistics cannot tell
 #: the application's own calls from a client library's (redis-py's default pipeline sends MULTI).
 CLIENT_CHECKS = ("code",)
-
-#: Commands whose first argument is a subcommand that the rules tell apart.
-CONTAINERS = frozenset({"acl", "client", "cluster", "config", "function", "module", "script"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,16 +42,7 @@ class Call:
 
 def call_of(fact: CommandFact) -> Call:
     """The full name and operands of a command, from either naming form (see the module docstring)."""
-    name, args = fact.name.lower(), fact.args
-    if "|" in name:
-        sub = name.split("|", 1)[1].encode()
-        if args and args[0].lower() == sub:
-            args = args[1:]
-        return Call(name, args)
-    if name in CONTAINERS and args:
-        sub_name = args[0].decode("ascii", "replace").lower()
-        return Call(f"{name}|{sub_name}", args[1:])
-    return Call(name, args)
+    return Call(*with_subcommand(fact.name, fact.args))
 
 
 def from_client(fact: CommandFact) -> bool:

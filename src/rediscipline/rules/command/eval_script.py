@@ -64,6 +64,8 @@ class EvalScript(CommandRule[RuleOptions]):
       that the script does not exist). Complex scripts are not recommended at all.
     """
 
+    commands = frozenset(EVAL_COMMANDS)
+
     def check(self, fact: CommandFact, ctx: RuleContext[RuleOptions]) -> Iterator[Violation]:
         name = fact.name.lower()
         if name not in EVAL_COMMANDS or not from_client(fact):

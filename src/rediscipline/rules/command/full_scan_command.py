@@ -9,23 +9,22 @@ from rediscipline.model.facts import CommandFact
 from rediscipline.model.finding import Violation
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.redis_meta.command_table_generated import COMMANDS
+from rediscipline.redis_meta.records import READS_INDEX_RANGE, READS_LEX_RANGE, READS_SCORE_RANGE
 from rediscipline.rules.base import CommandRule, RuleContext, rule
 from rediscipline.rules.command.common import COMMAND_CHECKS, call_of, measured, seen, shown
 from rediscipline.rules.options import RuleOptions, option
 
-#: Range reads and how their two bounds are read: by index, by score or lexicographically.
+#: Range reads (the command table's `reads`) and how their two bounds are read: by index, by score or
+#: lexicographically. ZRANGE reads by index unless BYSCORE or BYLEX says otherwise (see `_whole_range`).
 RANGE_COMMANDS = {
-    "lrange": "index",
-    "zrange": "index",  # BYSCORE / BYLEX change it, see `_whole_range`
-    "zrevrange": "index",
-    "zrangebyscore": "score",
-    "zrevrangebyscore": "score",
-    "zrangebylex": "lex",
-    "zrevrangebylex": "lex",
+    name: info.reads
+    for name, info in COMMANDS.items()
+    if info.reads in (READS_INDEX_RANGE, READS_SCORE_RANGE, READS_LEX_RANGE)
 }
 #: The bounds that mean "from the first element" and "to the last", per kind of range.
-_LOW = {"index": {b"0"}, "score": {b"-inf"}, "lex": {b"-"}}
-_HIGH = {"index": {b"-1"}, "score": {b"+inf", b"inf"}, "lex": {b"+"}}
+_LOW = {READS_INDEX_RANGE: {b"0"}, READS_SCORE_RANGE: {b"-inf"}, READS_LEX_RANGE: {b"-"}}
+_HIGH = {READS_INDEX_RANGE: {b"-1"}, READS_SCORE_RANGE: {b"+inf", b"inf"}, READS_LEX_RANGE: {b"+"}}
 
 
 def _instead(name: str) -> Text:
@@ -76,11 +75,11 @@ def _whole_range(name: str, operands: tuple[bytes, ...] | None) -> bool:
     if b"limit" in options:
         return False
     if name == "zrange" and b"byscore" in options:
-        kind = "score"
+        kind = READS_SCORE_RANGE
     elif name == "zrange" and b"bylex" in options:
-        kind = "lex"
+        kind = READS_LEX_RANGE
     start, stop = operands[1].lower(), operands[2].lower()
-    if kind != "index" and (name.startswith("zrev") or b"rev" in options):
+    if kind != READS_INDEX_RANGE and (name.startswith("zrev") or b"rev" in options):
         start, stop = stop, start
     return start in _LOW[kind] and stop in _HIGH[kind]
 
@@ -109,9 +108,9 @@ class FullScanCommand(CommandRule[FullScanOptions]):
       `LRANGE k 0 -1`, `ZRANGE k 0 -1`, `ZREVRANGE k 0 -1`, `ZRANGEBYSCORE k -inf +inf`,
       `ZRANGEBYLEX k - +`, and the `BYSCORE`/`BYLEX` forms of ZRANGE, without LIMIT.
 
-    A range read is only judged when its arguments are known (code with literal arguments, the runtime
-    guard, the slow log); `INFO commandstats` cannot tell `LRANGE k 0 9` from `LRANGE k 0 -1`, so those
-    counts are not reported. The slow log keeps at most 32 arguments of 128 bytes each, which leaves the
+    A range read is only judged when its arguments are known (code with literal arguments, the slow
+    log); `INFO commandstats` cannot tell `LRANGE k 0 9` from `LRANGE k 0 -1`, so those counts are not
+    reported. The slow log keeps at most 32 arguments of 128 bytes each, which leaves the
     bounds of a range read intact.
 
     ## Why is this bad?
@@ -148,6 +147,9 @@ class FullScanCommand(CommandRule[FullScanOptions]):
     """
 
     Options = FullScanOptions
+
+    def judged(self, options: FullScanOptions) -> frozenset[str]:
+        return frozenset(options.commands) | (frozenset(RANGE_COMMANDS) if options.whole_range else frozenset())
 
     def check(self, fact: CommandFact, ctx: RuleContext[FullScanOptions]) -> Iterator[Violation]:
         call = call_of(fact)

@@ -62,6 +62,8 @@ class SelectCommand(CommandRule[RuleOptions]):
       by database.
     """
 
+    commands = frozenset({"select", *MULTI_DB_COMMANDS})
+
     def check(self, fact: CommandFact, ctx: RuleContext[RuleOptions]) -> Iterator[Violation]:
         name = fact.name.lower()
         how = seen(fact)

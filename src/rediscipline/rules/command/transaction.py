@@ -87,6 +87,8 @@ class Transaction(CommandRule[TransactionOptions]):
     - 001 §命令使用 — 3. 不建议使用redis事务: Redis transactions are weak and do not support rollback.
     """
 
+    commands = frozenset(_MESSAGES)
+
     Options = TransactionOptions
 
     def check(self, fact: CommandFact, ctx: RuleContext[TransactionOptions]) -> Iterator[Violation]:

@@ -10,8 +10,9 @@ from rediscipline.model.finding import Example, Violation
 from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.redis_meta.keyslot import hash_slot, hashtag_of
 from rediscipline.rules.base import Accumulator, AggregateResult, AggregateRule, RuleContext, rule
-from rediscipline.rules.key.common import CLUSTER_SLOTS, crc16, hashtag_of, scan_braces, show
+from rediscipline.rules.key.common import scan_braces, show
 from rediscipline.rules.options import RuleOptions, option
 
 #: Distinct constant tags tracked at once; when full, the tags with the fewest keys so far are dropped.
@@ -79,7 +80,7 @@ class _SkewAccumulator(Accumulator):
         for tag, entry in self.tags.items():
             if entry.total < self.min_keys:
                 continue
-            slot = crc16(tag) % CLUSTER_SLOTS
+            slot = hash_slot(tag)
             shown_tag = show(b"{" + tag + b"}")
             for pattern, count in entry.patterns.items():
                 if count == entry.total:

@@ -14,6 +14,7 @@ from rediscipline.rules.key.common import NAMING_CHECKS, LiteralHit, byte_class,
 from rediscipline.rules.options import RuleOptions, option
 
 _WORDISH = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_DOT = ord(".")
 
 
 @dataclass(frozen=True)
@@ -26,14 +27,15 @@ def _joins_words(hit: LiteralHit) -> bool:
 
     Between two variable parts of a stored key it is part of a value (`10.0.0.1`, `1.5`, a `-` in a
     range), and next to a placeholder and a separator it is a sign (`temp:-5`), so it is left alone. In
-    code, a character written between two expressions (`f"{base}-{quote}"`) was put there to separate
-    them. Inside `{…}` it belongs to a hashtag (judged by the hashtag rules) or to a placeholder in
-    document notation (`{p.id}`).
+    code, a `-`, `+` or `=` written between two expressions (`f"{base}-{quote}"`) was put there to
+    separate them; a `.` there joins the parts of one value (a host name `f"{domain}.{suffix}"`, a version
+    `f"{major}.{minor}"`, an address, a decimal), as it does in a stored key. Inside `{…}` it belongs to
+    a hashtag (judged by the hashtag rules) or to a placeholder in document notation (`{p.id}`).
     """
     if hit.braced:
         return False
     if _code_expression(hit.before) and _code_expression(hit.after):
-        return True
+        return hit.byte != _DOT
     return (isinstance(hit.before, int) and hit.before in _WORDISH) or (
         isinstance(hit.after, int) and hit.after in _WORDISH
     )
@@ -58,8 +60,11 @@ class OperatorSeparator(NameRule[OperatorSeparatorOptions]):
     ## What it does
     Finds the characters of `operators` in the literal text of a key name where they join words: next to
     a literal letter, digit or underscore on at least one side (`user-profile:1`, `reply.to`, `a+b`, `k=v`,
-    or `user-123`, whose pattern is `user-*`). It does not report them between two variable parts
-    (an IP address `*.*.*.*`, a decimal number) or inside a variable part: dashed dates (`2020-08-29`) and
+    or `user-123`, whose pattern is `user-*`). In code, a `-`, `+` or `=` written between two expressions
+    is a separator too (`f"order:line:{uid}-{sku}"`). It does not report a `.` between two variable parts,
+    in code or in a stored key: it joins the parts of one value (a host name `f"{domain}.{suffix}"`, a
+    version `1.2`, an IP address `*.*.*.*`, a decimal number). Nor does it report any of them between two
+    values inferred from a stored key (`10-20`), or inside a variable part: dashed dates (`2020-08-29`) and
     uuids are recognised as values, so `video_info#olympic#2020-08-29#1` passes. Text between `{` and `}`
     is left to the hashtag rules (it is also how documents write a variable: `product:cache:{p.id}`).
 

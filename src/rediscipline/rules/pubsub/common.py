@@ -7,16 +7,21 @@ messages, not a round trip a pipeline could save.
 from __future__ import annotations
 
 from rediscipline.model.code import CodeCall, Literal
+from rediscipline.redis_meta.command_table_generated import COMMANDS
 
 #: Where these rules can be checked: the call in code (a server's statistics do not show the arguments).
 PUBSUB_CHECKS = ("code",)
 
-#: Blocking pops and moves: each takes a `timeout` in seconds, and 0 waits for ever.
-BLOCKING_POPS = frozenset({"blpop", "brpop", "brpoplpush", "blmove", "blmpop", "bzpopmin", "bzpopmax", "bzmpop"})
-#: Stream reads that block when given `block` (milliseconds; 0 waits for ever).
-STREAM_READS = frozenset({"xread", "xreadgroup"})
-#: Commands that wait for replicas or the AOF: blocking by design, with a timeout of their own.
-WAITS = frozenset({"wait", "waitaof"})
+#: Blocking pops and moves (BLPOP, BLMOVE, BZPOPMIN, ...): each takes a `timeout` in seconds, and 0 waits for
+#: ever. The command table's `blocking` commands on lists and sorted sets.
+BLOCKING_POPS = frozenset(
+    name for name, info in COMMANDS.items() if info.is_blocking and info.key_type in ("list", "zset")
+)
+#: Stream reads that block when given `block` (milliseconds; 0 waits for ever): XREAD, XREADGROUP.
+STREAM_READS = frozenset(name for name, info in COMMANDS.items() if info.is_blocking and info.key_type == "stream")
+#: Commands that wait for replicas or the AOF (WAIT, WAITAOF): blocking by design, with a timeout of their own;
+#: the blocking commands that name no key.
+WAITS = frozenset(name for name, info in COMMANDS.items() if info.is_blocking and not info.keys)
 #: Subscriptions, and their reverse.
 SUBSCRIPTIONS = frozenset({"subscribe", "psubscribe", "ssubscribe"})
 UNSUBSCRIPTIONS = frozenset({"unsubscribe", "punsubscribe", "sunsubscribe"})

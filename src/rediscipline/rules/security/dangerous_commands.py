@@ -8,9 +8,10 @@ from dataclasses import dataclass
 from rediscipline.model.finding import Violation
 from rediscipline.model.keyspace import KeyspaceStats
 from rediscipline.model.plan import SERVER_ACCESS
-from rediscipline.model.server import DANGEROUS_COMMANDS, ServerFact
+from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.redis_meta.commands import DANGEROUS_COMMANDS
 from rediscipline.rules.base import InstanceRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions, option
 from rediscipline.rules.security.common import shown_user

@@ -10,14 +10,13 @@ from rediscipline.model.plan import SERVER_CONFIG, SERVER_USERS
 from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.redis_meta.versions import ACL
 from rediscipline.rules.base import InstanceRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions
 from rediscipline.rules.security.common import shown_user
 
 #: Users named in the message; the rest are counted.
 SHOWN_USERS = 5
-#: The first version with ACLs; older servers have one password, `requirepass`.
-ACL_VERSION = (6,)
 
 
 def nopass_users(server: ServerFact) -> list[str] | None:
@@ -35,7 +34,8 @@ def nopass_users(server: ServerFact) -> list[str] | None:
                 found.append(tokens[1])
         return found
     requirepass = server.config_value("requirepass")
-    if requirepass is not None and server.version_tuple and server.version_tuple < ACL_VERSION:
+    version = server.version_tuple
+    if requirepass is not None and version and not ACL.available(server.flavor, version):
         return [] if requirepass else ["default"]
     return None
 

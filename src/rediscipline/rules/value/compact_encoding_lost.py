@@ -12,6 +12,7 @@ from rediscipline.model.plan import SERVER_CONFIG
 from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.redis_meta.versions import HASH_FIELD_TTL, LISTPACK_SETTINGS, SMALL_SETS_AND_LISTS_AS_LISTPACK, VALKEY
 from rediscipline.rules.base import FactRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions, option
 from rediscipline.rules.value.common import ELEMENT_NOUNS, STORED_CHECKS, count_text
@@ -24,15 +25,18 @@ ELEMENT = {
     "zset": Text("member", "成员"),
     "set": Text("member", "成员"),
 }
-#: Redis 7 defaults: (config name, default) for the entries and value limits; the pre-7.0 name is `ziplist`.
+#: Redis 7 defaults: (config name, default) for the entries and value limits; earlier names say `ziplist`.
 DEFAULTS = {
     "hash": (("hash-max-listpack-entries", 512), ("hash-max-listpack-value", 64)),
     "zset": (("zset-max-listpack-entries", 128), ("zset-max-listpack-value", 64)),
     "set": (("set-max-listpack-entries", 128), ("set-max-listpack-value", 64)),
 }
 LIST_FILL = ("list-max-listpack-size", -2)
-#: Small sets became listpacks and small lists stopped being quicklists in Redis 7.2 (Valkey 7.2 too).
-SMALL_SET_AND_LIST = (7, 2)
+
+
+def _valkey_field_ttl(server: ServerFact) -> bool:
+    """Valkey keeps a hash with per-field TTLs out of the listpack encoding (Redis has listpackEx for it)."""
+    return server.flavor == VALKEY and HASH_FIELD_TTL.available(VALKEY, server.version_tuple)
 
 
 @dataclass(frozen=True)
@@ -53,37 +57,38 @@ class _Limits:
     value: int
 
 
-def _setting(server: ServerFact | None, name: str, default: int) -> tuple[str, int]:
+def _setting(server: ServerFact | None, name: str, default: int, old_names: bool) -> tuple[str, int]:
     """A limit from the server's config (its `ziplist` alias on Redis < 7), else the default."""
     old_name = name.replace("listpack", "ziplist")
-    version = server.version_tuple if server is not None else ()
     if server is not None and server.config is not None:
         for candidate in (name, old_name):
             found = server.config_int(candidate)
             if found is not None:
                 return candidate, found
-    return (old_name if version and version < (7,) else name), default
+    return (old_name if old_names else name), default
 
 
 def _limits(kind: str, server: ServerFact | None) -> _Limits | None:
     """The limits that decide `kind`'s encoding here, or None when no length can show a lost encoding."""
-    version = server.version_tuple if server is not None else ()
-    compact = "ziplist" if version and version < (7,) else "listpack"
+    flavor, version = (server.flavor, server.version_tuple) if server is not None else ("", ())
+    old_names = bool(version) and not LISTPACK_SETTINGS.available(flavor, version)  # known to say `ziplist`
+    small_listpacks = SMALL_SETS_AND_LISTS_AS_LISTPACK.available(flavor, version)
+    compact = "ziplist" if old_names else "listpack"
     if kind == "list":
         # Before 7.2 every list is a quicklist; with a negative size the node limit is bytes, not a count.
-        if version < SMALL_SET_AND_LIST:
+        if not small_listpacks:
             return None
-        fill_name, fill = _setting(server, *LIST_FILL)
+        fill_name, fill = _setting(server, *LIST_FILL, old_names)
         if fill <= 0:
             return None
         return _Limits(compact, fill_name, fill, fill_name, LIST_NODE_MAX_BYTES)
     if kind == "set":
         has_setting = server is not None and server.config_value("set-max-listpack-entries") is not None
-        if version < SMALL_SET_AND_LIST and not has_setting:
+        if not small_listpacks and not has_setting:
             return None  # only integer sets (intsets) are compact there, and the members are not known
     (entries_key, entries_default), (value_key, value_default) = DEFAULTS[kind]
-    entries_name, entries = _setting(server, entries_key, entries_default)
-    value_name, value = _setting(server, value_key, value_default)
+    entries_name, entries = _setting(server, entries_key, entries_default, old_names)
+    value_name, value = _setting(server, value_key, value_default, old_names)
     return _Limits(compact, entries_name, entries, value_name, value)
 
 
@@ -202,7 +207,7 @@ class CompactEncodingLost(FactRule[CompactEncodingOptions]):
         else:
             element = ELEMENT[kind]
             extra = Text("", "")
-            if kind == "hash" and server is not None and server.flavor == "valkey" and server.version_tuple >= (9,):
+            if kind == "hash" and server is not None and _valkey_field_ttl(server):
                 extra = Text(", a field has its own TTL", "、有字段设置了独立的过期时间")
             cause = Text(
                 f": a {element.en} is longer than {limits.value_name} ({limits.value} bytes){extra.en}, or it once "

@@ -8,10 +8,12 @@ the batch size, literal values, the TTL and the arguments in the order Redis rec
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass, field
 
 from rediscipline.model.code import Literal
-from rediscipline.sources.code.spec import CommandSpec
+from rediscipline.redis_meta.commands import command_info
+from rediscipline.redis_meta.records import MethodSignature
 from rediscipline.sources.code.values import Bindings, element_exprs, literal_of, reachable_literals, size_of
 
 #: Options of SET/GETEX that give the key a TTL, and the one that keeps the old TTL.
@@ -47,7 +49,7 @@ MEMBER_MAPPINGS = frozenset({("zadd", "mapping")})
 class BoundCall:
     """A call's arguments by parameter name, with `*args` and `**kwargs` kept apart."""
 
-    spec: CommandSpec
+    spec: MethodSignature
     method: str
     named: dict[str, ast.expr] = field(default_factory=dict)
     extra: list[ast.expr] = field(default_factory=list)  # positional arguments beyond the named parameters
@@ -59,7 +61,7 @@ class BoundCall:
         return literal_of(expr, env) if expr is not None else (False, None)
 
 
-def bind(call: ast.Call, method: str, spec: CommandSpec) -> BoundCall:
+def bind(call: ast.Call, method: str, spec: MethodSignature) -> BoundCall:
     bound = BoundCall(spec, method)
     params = list(spec.params)
     position = 0
@@ -79,7 +81,7 @@ def bind(call: ast.Call, method: str, spec: CommandSpec) -> BoundCall:
     return bound
 
 
-def fits(call: ast.Call, spec: CommandSpec) -> bool:
+def fits(call: ast.Call, spec: MethodSignature) -> bool:
     """Whether a call's arguments can bind to the redis-py method: no keyword it does not take, no more
     positional arguments than it takes, no required parameter left out (arguments unpacked from `*args`
     or `**kwargs` may fill any gap). A call that does not fit is made on something other than redis-py."""
@@ -95,16 +97,11 @@ def fits(call: ast.Call, spec: CommandSpec) -> bool:
     return unpacked or all(name in keywords for name in spec.params[positional : spec.required])
 
 
-def command_name(spec: CommandSpec) -> str:
-    """`CONFIG SET` → `config|set`, as INFO commandstats names a subcommand."""
-    return spec.command.lower().replace(" ", "|", 1)
-
-
 def key_exprs(bound: BoundCall, env: Bindings) -> list[ast.expr]:
     """The expressions that name keys, in order: key parameters, items of key lists, variadic keys."""
     spec = bound.spec
-    if spec.command.split()[0] in ("CONFIG", "ACL", "CLIENT", "MODULE", "DEBUG"):
-        return []  # redis-py annotates setting and user names as keys
+    if not _takes_keys(spec.command):
+        return []  # redis-py annotates setting, user and prefix names as keys (CONFIG SET, ACL SETUSER)
     exprs: list[ast.expr] = []
     for name in spec.keys:
         if name in bound.named:
@@ -127,6 +124,16 @@ def key_exprs(bound: BoundCall, env: Bindings) -> list[ast.expr]:
             else:
                 exprs.append(extra)
     return exprs
+
+
+@functools.cache
+def _takes_keys(command: str) -> bool:
+    """Whether the servers say a method's command (`CONFIG SET`) takes keys; commands they do not know are
+    taken at redis-py's word. A subcommand the table does not list is judged by its container (DEBUG
+    OBJECT: DEBUG)."""
+    name = command.lower().replace(" ", "|", 1)
+    info = command_info(name) or command_info(name.split("|", 1)[0])
+    return info is None or bool(info.keys) or bool(info.subcommands)
 
 
 def _isargument_text(expr: ast.expr, env: Bindings) -> bool:

@@ -13,6 +13,7 @@ import builtins
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from rediscipline.sources.code.constructors import record_constructions, snapshot
 from rediscipline.sources.code.evidence import Receivers, collect
 from rediscipline.sources.code.kinds import KIND_CLIENT, PIPELINE_KIND, REDIS_PACKAGES, Kind, is_class_name
 from rediscipline.sources.code.module import FACTORY_PASSES, TYPING_MODULES, ClassInfo, ModuleInfo
@@ -87,6 +88,7 @@ def read_module(
                 info.function_kinds[function.name] = found
         for cls in classes:
             _read_class(info, cls, summaries)
+        _read_constructions(info, tree, functions, classes, summaries)
         if _learned(info) == before:
             break
     info.receivers = receivers if receivers is not None else collect(tree, name, info.imported)
@@ -179,12 +181,13 @@ def _declare_class(info: ModuleInfo, node: ast.ClassDef) -> None:
 @dataclass
 class _Summary:
     """What resolution reads in one function, collected in a single walk: assignments, returned and
-    yielded values."""
+    yielded values, and calls that may build a class (with arguments)."""
 
     assigns: list[ast.Assign | ast.AnnAssign]
     returns: list[ast.expr]
     yields: list[ast.expr]
     names: dict[str, list[ast.Assign | ast.AnnAssign]] = field(default_factory=dict)  # local name → its assignments
+    calls: list[ast.Call] = field(default_factory=list)
 
 
 def _summary(function: ast.FunctionDef | ast.AsyncFunctionDef, cache: dict[int, _Summary]) -> _Summary:
@@ -201,7 +204,47 @@ def _summary(function: ast.FunctionDef | ast.AsyncFunctionDef, cache: dict[int, 
                 found.returns.append(node.value.value if isinstance(node.value, ast.Await) else node.value)
             elif isinstance(node, ast.Yield) and node.value is not None:
                 found.yields.append(node.value)
+            elif isinstance(node, ast.Call) and _may_build(node):
+                found.calls.append(node)
     return found
+
+
+def _may_build(call: ast.Call) -> bool:
+    """A call with arguments that may build a class: a class name (CapWords, by PEP 8), `cls(...)`, or an
+    `__init__` called on a base (`super().__init__(client)`)."""
+    if not (call.args or call.keywords):
+        return False
+    func = call.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    return name in ("cls", "__init__") or is_class_name(name)
+
+
+def _read_constructions(
+    info: ModuleInfo,
+    tree: ast.Module,
+    functions: list[ast.FunctionDef | ast.AsyncFunctionDef],
+    classes: list[ast.ClassDef],
+    summaries: dict[int, _Summary],
+) -> None:
+    """What this module's calls give the `__init__` of the project's classes (constructors.py)."""
+    info.constructed = {}
+    module_level = summaries.get(id(tree))
+    if module_level is None:
+        module_level = summaries[id(tree)] = _Summary([], [], [])
+        for statement in tree.body:
+            if not isinstance(statement, (*_FUNCTIONS, ast.ClassDef)):
+                module_level.calls += [n for n in ast.walk(statement) if isinstance(n, ast.Call) and _may_build(n)]
+    record_constructions(info, module_level.calls, None, None, None)
+    for function in functions:
+        calls = _summary(function, summaries).calls
+        if calls:
+            record_constructions(info, calls, None, function, _function_kinds(info, function, None, summaries))
+    for node in classes:
+        cls = info.classes[node.name]
+        for method in cls.methods.values():
+            calls = _summary(method, summaries).calls
+            if calls:
+                record_constructions(info, calls, cls, method, _function_kinds(info, method, cls, summaries))
 
 
 def _fixture_name(function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
@@ -233,7 +276,9 @@ def _yields_kind(
 def _learned(info: ModuleInfo) -> tuple[object, ...]:
     """What resolution knows, to stop the passes when one adds nothing."""
     return (
+        snapshot(info.constructed),
         tuple(sorted(info.globals.items())),
+        tuple(sorted(info.type_aliases.items())),
         tuple(sorted(info.function_kinds.items())),
         tuple(cls.snapshot() for cls in info.classes.values()),
     )
@@ -256,6 +301,22 @@ def _read_top_level(info: ModuleInfo, statement: ast.stmt) -> None:
             kind = annotated or info.value_kind(value)
             if kind is not None:
                 info.globals[target.id] = kind
+            elif _may_be_type_alias(statement, value):
+                alias = info.annotation_kind(value)  # `ClientType = Union[redis.Redis, FakeRedis]`
+                if alias is not None:
+                    info.type_aliases[target.id] = alias
+
+
+#: Expressions a type alias is written as: a name, a generic (`Union[...]`), a union (`Redis | None`).
+_TYPE_EXPRESSIONS = (ast.Name, ast.Attribute, ast.Subscript, ast.BinOp)
+
+
+def _may_be_type_alias(statement: ast.stmt, value: ast.expr) -> bool:
+    """`ClientType = redis.Redis`, `ClientType = Union[...]`, `ClientType: TypeAlias = ...`."""
+    if not isinstance(statement, ast.AnnAssign):
+        return isinstance(value, _TYPE_EXPRESSIONS)
+    annotation = statement.annotation
+    return (annotation.id if isinstance(annotation, ast.Name) else getattr(annotation, "attr", "")) == "TypeAlias"
 
 
 def _function_kinds(
@@ -287,6 +348,8 @@ def _function_kinds(
                     found = info.annotation_kind(argument.annotation)
                     if found is None and cls is not None and index == 0 and name in ("self", "cls"):
                         found = info.self_kind(cls)
+                    elif found is None and cls is not None and index > 0 and function.name == "__init__":
+                        found = info.constructor_kind(cls.qualname, name)  # what the callers build it with
         known[name] = found
         return found
 

@@ -27,6 +27,8 @@ class Definitions:
     client_classes: set[str] = field(default_factory=set)
     #: module-level names bound to an instance of one of its classes (`cache = RedisCache(...)`)
     instances: set[str] = field(default_factory=set)
+    #: class → the parameters its own `__init__` takes after `self` (positional ones first)
+    inits: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return bool(self.constants or self.builders or self.classes)
@@ -70,6 +72,11 @@ def module_classes(tree: ast.Module) -> Definitions:
             found.classes.add(statement.name)
             if any(_names_client_type(base) for base in statement.bases):
                 found.client_classes.add(statement.name)
+            for method in statement.body:
+                if isinstance(method, ast.FunctionDef) and method.name == "__init__":
+                    arguments = method.args
+                    positional = tuple(a.arg for a in (*arguments.posonlyargs, *arguments.args))[1:]
+                    found.inits[statement.name] = (positional, tuple(a.arg for a in arguments.kwonlyargs))
     for statement in tree.body:
         if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call):
             func = statement.value.func

@@ -27,9 +27,9 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from rediscipline.redis_meta.methods import METHODS
 from rediscipline.sources.code.calls import fits
 from rediscipline.sources.code.receivers import GENERIC_METHODS
-from rediscipline.sources.code.table import METHOD_COMMANDS
 
 #: How many local assignments are followed to name a receiver (`c = conn; c.get(k)`).
 ALIAS_DEPTH = 4
@@ -183,7 +183,7 @@ class _Collector:
         if identity is None:
             return
         self.found.ids[id(func.value)] = identity
-        spec = METHOD_COMMANDS.get(func.attr)
+        spec = METHODS.get(func.attr)
         if spec is None:
             return
         evidence = self.found.evidence.setdefault(identity, Evidence())

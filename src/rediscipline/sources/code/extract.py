@@ -20,12 +20,27 @@ from rediscipline.model.facts import EVIDENCE_CODE, CommandFact, KeyFact
 from rediscipline.model.keyname import KeyTemplate, Part
 from rediscipline.model.keypattern import infer_parts
 from rediscipline.model.location import SOURCE_CODE, Location
+from rediscipline.redis_meta.methods import METHODS, command_name, method_key_type
+from rediscipline.redis_meta.module_table_generated import MODULE_COMMANDS
+from rediscipline.redis_meta.records import MethodSignature
 from rediscipline.sources.code import calls as binding
+from rediscipline.sources.code.constructors import fixture_request_kind
 from rediscipline.sources.code.declarations import read_module
-from rediscipline.sources.code.keytypes import key_type_of
-from rediscipline.sources.code.kinds import KIND_CLIENT, KIND_OTHER, KIND_PIPELINE, KIND_PUBSUB, Kind
+from rediscipline.sources.code.kinds import (
+    BUILDERS,
+    CLIENT_RESULTS,
+    KIND_CLIENT,
+    KIND_MODULE,
+    KIND_OTHER,
+    KIND_PIPELINE,
+    KIND_PUBSUB,
+    SHAPE_CLASS,
+    SHAPE_ITEMS,
+    SHAPE_PARAM,
+    Kind,
+)
 from rediscipline.sources.code.module import ClassInfo, ModuleInfo
-from rediscipline.sources.code.pairing import Pending, collection_ids, key_family, key_id, settle
+from rediscipline.sources.code.pairing import Pending, collection_ids, key_family, key_id, loop_items, settle
 from rediscipline.sources.code.receivers import (
     CLIENT,
     CLIENT_METHODS,
@@ -41,7 +56,6 @@ from rediscipline.sources.code.receivers import (
     transaction_flag,
 )
 from rediscipline.sources.code.scope import Scope
-from rediscipline.sources.code.table import METHOD_COMMANDS
 from rediscipline.sources.code.values import element_exprs, int_of, is_constant_ttl, literal_of, size_of, template_parts
 from rediscipline.sources.urls import url_database
 
@@ -183,12 +197,17 @@ class ModuleExtractor:
         arguments = node.args
         method_of = self._class_body
         requests_fixtures = node.name.startswith("test") or _is_fixture(node)
+        request = fixture_request_kind(self.module, node) if requests_fixtures else None
         for index, argument in enumerate((*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)):
             handle = handle_of(self.module.annotation_kind(argument.annotation))
+            if handle is None and argument.arg == "request":
+                handle = handle_of(request)  # `request.param` is one of the fixture's `params`
             if handle is None and method_of is not None and index == 0 and argument.arg in ("self", "cls"):
                 handle = handle_of(self.module.self_kind(method_of))
             elif handle is None and requests_fixtures and argument.annotation is None:
                 handle = handle_of(self.module.fixture_kind(argument.arg))  # pytest passes the fixture's value
+            elif handle is None and method_of is not None and index > 0 and node.name == "__init__":
+                handle = handle_of(self.module.constructor_kind(method_of.qualname, argument.arg))
             scope.bind(argument.arg, None, handle)
         for extra in (arguments.vararg, arguments.kwarg):
             if extra is not None:
@@ -235,11 +254,13 @@ class ModuleExtractor:
         items = element_exprs(iterable, self._scope) if iterable is not None else None
         item = items[0] if items is not None and len(items) == 1 and isinstance(iterable, ast.Name) else None
         if isinstance(target, ast.Name):
-            self._scope.bind(target.id, item, self._item_kind(iterable), iterated=True, iterable=iterable)
+            collection = loop_items(target, iterable)[target.id] if iterable is not None else None
+            self._scope.bind(target.id, item, self._item_kind(iterable), iterated=True, iterable=collection)
         elif target is not None:
+            sources = loop_items(target, iterable) if iterable is not None else {}
             for element in ast.walk(target):
                 if isinstance(element, ast.Name):
-                    self._scope.bind(element.id, None, None, iterated=True)
+                    self._scope.bind(element.id, None, None, iterated=True, iterable=sources.get(element.id))
         self._loops.append((id(body), size))
         if retry:
             self._retry_loops.add(id(body))
@@ -275,10 +296,11 @@ class ModuleExtractor:
         pushed = 0
         for generator in node.generators:
             self._expr(generator.iter)
+            sources = loop_items(generator.target, generator.iter)
             for element in ast.walk(generator.target):
                 if isinstance(element, ast.Name):
                     item = self._item_kind(generator.iter) if element is generator.target else None
-                    self._scope.bind(element.id, None, item, iterated=True)
+                    self._scope.bind(element.id, None, item, iterated=True, iterable=sources.get(element.id))
             self._loops.append((id(generator), None if generator.ifs else size_of(generator.iter, self._scope)))
             pushed += 1
             for condition in generator.ifs:
@@ -328,6 +350,8 @@ class ModuleExtractor:
         if _plain_data(iterable):
             return OTHER
         found = self._kind(iterable)
+        if found is not None and found.shape == SHAPE_ITEMS and found.item is not None:
+            return handle_of(found.item)  # `for c in self.clients` with `clients: list[Redis]`
         return OTHER if found is not None and found.kind == KIND_OTHER and not found.guessed else None
 
     def _local_kind(self, name: str) -> Kind | None:
@@ -351,6 +375,8 @@ class ModuleExtractor:
         """`self.cache`, `broker.client`, `extensions.redis_client`: the attribute's kind where the owner's
         class (or module) records it, else a guess."""
         owner = self._kind(expr.value)
+        if owner is not None and owner.shape == SHAPE_PARAM and expr.attr == "param":
+            return handle_of(owner.item)
         if owner is not None and owner.cls is not None and not owner.guessed:
             found = self.module.attribute_kind(Kind(owner.kind, owner.cls), expr.attr)
             if found is not None:
@@ -401,6 +427,11 @@ class ModuleExtractor:
             return CLIENT  # Sentinel's `master_for(...)`, `get_redis_connection()`
         if isinstance(func, ast.Attribute):
             receiver = self._kind(func.value)
+            if receiver is not None and receiver.shape == SHAPE_PARAM and func.attr == "param" and receiver.item:
+                return handle_of(receiver.item.gives(SHAPE_CLASS), self._loop_ids())  # `request.param(...)`
+            made = self._helper_made(func, receiver)
+            if made is not None:
+                return made
             if receiver is not None and receiver.kind == KIND_CLIENT:
                 guessed = receiver.guessed
                 if func.attr == "pipeline":
@@ -412,11 +443,9 @@ class ModuleExtractor:
                     known, value = literal_of(transaction, self._scope) if transaction is not None else (False, None)
                     pipeline = Pipeline(transaction_flag(value, known), self._loop_ids())
                     return Handle(KIND_PIPELINE, pipeline, guessed=guessed)
-                if func.attr == "pubsub":
-                    return Handle(KIND_PUBSUB, guessed=guessed)
-                if id(call) in self._chained and func.attr in METHOD_COMMANDS:  # `pipe.hset(k, m).expire(k, ttl)`
+                if id(call) in self._chained and func.attr in METHODS:  # `pipe.hset(k, m).expire(k, ttl)`
                     return Handle(KIND_PIPELINE, Pipeline(True, self._loop_ids()), guessed=guessed)
-            if receiver is not None and receiver.kind == KIND_PIPELINE and func.attr in METHOD_COMMANDS:
+            if receiver is not None and receiver.kind == KIND_PIPELINE and func.attr in METHODS:
                 return receiver  # pipeline methods return the pipeline: pipe.set(...).expire(...)
             if receiver is not None and receiver.cls is not None and not receiver.guessed:
                 found = self.module.method_kind(Kind(receiver.kind, receiver.cls), func.attr)
@@ -424,11 +453,30 @@ class ModuleExtractor:
                     return handle_of(found, self._loop_ids())
         return handle_of(self.module.call_kind(call, self._scope.class_info, self._local_kind), self._loop_ids())
 
+    def _helper_made(self, func: ast.Attribute, receiver: Handle | None) -> Handle | None:
+        """What a client or pipeline method that returns a helper object gives (kinds.CLIENT_RESULTS): a pub/sub
+        object, a BITFIELD builder, a lock, a module command namespace (`r.json()`, queued on the pipeline when
+        called on one). A builder's methods return the builder (`r.bitfield(k).set(...).incrby(...)`). On a
+        receiver only guessed to be a client, the helper is not followed: its calls are not judged."""
+        if receiver is None:
+            return None
+        if receiver.kind == KIND_OTHER and receiver.cls in BUILDERS:
+            return receiver
+        result = CLIENT_RESULTS.get(func.attr)
+        if result is None or receiver.kind not in (KIND_CLIENT, KIND_PIPELINE) or result.kind == KIND_PIPELINE:
+            return None
+        if receiver.cls is not None and self.module.overrides(Kind(receiver.kind, receiver.cls), func.attr):
+            return None  # a client subclass's own method of that name
+        if receiver.guessed and result.kind != KIND_PUBSUB:
+            return Handle(KIND_OTHER, cls=result.cls, guessed=True)
+        pipeline = receiver.pipeline if result.kind == KIND_MODULE else None
+        return Handle(result.kind, pipeline, result.cls, receiver.guessed)
+
     # -- calls -------------------------------------------------------------------------------------------
 
     def _call(self, call: ast.Call) -> None:
         func = call.func
-        if self.module.is_client_call(call, self._scope.class_info):
+        if self.module.is_client_call(call, self._scope.class_info, self._local_kind):
             self._client_made(call)
             return
         if _makes_pool(self.module.qualified(func)):
@@ -454,10 +502,16 @@ class ModuleExtractor:
             if method in SUBSCRIBE_METHODS:
                 self._subscribe(call, method)
             return
+        if receiver.kind == KIND_MODULE:
+            spec = MODULE_COMMANDS.get(receiver.cls or "", {}).get(method)
+            if spec is not None and binding.fits(call, spec):
+                self._redis_call(call, f"{receiver.cls}().{method}", receiver.pipeline, spec)
+            return
         if receiver.kind not in (KIND_CLIENT, KIND_PIPELINE):
             return
         if receiver.kind == KIND_CLIENT and id(call) in self._chained:
-            receiver = self._kind(call) or receiver  # its result takes pipeline methods: it is queued on one
+            queued = self._kind(call)  # its result takes pipeline methods: it is queued on one
+            receiver = queued if queued is not None and queued.kind == KIND_PIPELINE else receiver
         pipeline = receiver.pipeline if receiver.kind == KIND_PIPELINE else None
         if method == "pipeline":
             self._pipeline_made(call)
@@ -469,13 +523,13 @@ class ModuleExtractor:
             self._command("monitor", (), call)
         elif method == "execute_command":
             self._raw_command(call)
-        elif method in METHOD_COMMANDS:
+        elif method in METHODS:
             self._redis_call(call, method, pipeline)
 
     def _lone_redis_call(self, call: ast.Call, method: str) -> bool:
         """A Redis-only method whose arguments fit redis-py, on a receiver that has no identity of its own
         (a call's result, an item of a container) and so no other use to weigh."""
-        spec = METHOD_COMMANDS.get(method)
+        spec = METHODS.get(method)
         if spec is None or method in GENERIC_METHODS or not isinstance(call.func, ast.Attribute):
             return False
         return id(call.func.value) not in self.module.receivers.ids and binding.fits(call, spec)
@@ -600,11 +654,15 @@ class ModuleExtractor:
         )
         self._emit(fact, ())
 
-    def _redis_call(self, call: ast.Call, method: str, pipeline: Pipeline | None) -> None:
-        spec = METHOD_COMMANDS[method]
+    def _redis_call(
+        self, call: ast.Call, method: str, pipeline: Pipeline | None, module_spec: MethodSignature | None = None
+    ) -> None:
+        """A command call: its facts. `module_spec` for a module command (`r.json().set`), whose keys are
+        named but whose key type and options are not those of the core commands."""
+        spec = module_spec or METHODS[method]
         bound = binding.bind(call, method, spec)
         scope = self._scope
-        command = binding.command_name(spec)
+        command = command_name(spec)
         key_exprs = binding.key_exprs(bound, scope)
         templates: list[KeyTemplate | None] = []
         for expr in key_exprs:
@@ -641,7 +699,7 @@ class ModuleExtractor:
         }
         args = binding.redis_args(bound, scope, patterns)
         self.facts.commands.append(CommandFact(command, location, EVIDENCE_CODE, args))
-        key_type = key_type_of(command)
+        key_type = method_key_type(method) if module_spec is None else None
         for template in dict.fromkeys(t for t in templates if t is not None):
             self.facts.keys.append(KeyFact(template, location, type=key_type))
         if pipeline is not None:
@@ -671,7 +729,7 @@ def _leaves(body: list[ast.stmt]) -> bool:
 
 def _chains_on_pipeline(method: str) -> bool:
     """A command method no command result has (`expire`, `hset`), so its receiver is a pipeline's return."""
-    return method in METHOD_COMMANDS and method not in RESULT_METHODS
+    return method in METHODS and method not in RESULT_METHODS
 
 
 def _makes_pool(qualified: str | None) -> bool:

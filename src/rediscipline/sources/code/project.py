@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from rediscipline.sources.code.constructors import Constructed, agreed_kind, snapshot
 from rediscipline.sources.code.definitions import Definitions
 from rediscipline.sources.code.evidence import Evidence, Receivers
 from rediscipline.sources.code.kinds import KIND_CLIENT, KIND_OTHER, Kind
@@ -42,6 +43,7 @@ class ProjectExports:
 
     globals: dict[str, dict[str, Kind]] = field(default_factory=dict)
     functions: dict[str, dict[str, Kind]] = field(default_factory=dict)
+    type_aliases: dict[str, dict[str, Kind]] = field(default_factory=dict)
     classes: dict[str, ClassInfo] = field(default_factory=dict)
     definitions: dict[str, Definitions] = field(default_factory=dict)
     receivers: dict[str, Evidence] = field(default_factory=dict)
@@ -55,6 +57,9 @@ class ProjectExports:
     _holders: dict[str, bool] = field(default_factory=dict)  # classes that hold a client, once settled
     #: pytest fixtures of the `conftest.py` modules: name → defining module → what it provides
     fixtures: dict[str, dict[str, Kind]] = field(default_factory=dict)
+    #: module → what its calls give the `__init__` of project classes (constructors.py)
+    constructed: dict[str, Constructed] = field(default_factory=dict)
+    _constructed_index: Constructed | None = None  # the same, merged over the modules, once asked for
 
     def add_module(self, name: str, *, package: bool = False) -> None:
         """A module of the run; `package` for a package's `__init__.py`, whose relative imports start
@@ -100,11 +105,16 @@ class ProjectExports:
         functions = dict(info.function_kinds)
         classes = {cls.qualname: cls for cls in info.classes.values()}
         changed = exported != self.globals.get(name, {}) or functions != self.functions.get(name, {})
+        changed = changed or info.type_aliases != self.type_aliases.get(name, {})
         if name.rsplit(".", 1)[-1] == "conftest":
             for fixture, kind in info.fixtures.items():
                 providers = self.fixtures.setdefault(fixture, {})
                 changed = changed or providers.get(name) != kind
                 providers[name] = kind
+        if snapshot(info.constructed) != snapshot(self.constructed.get(name, {})):
+            changed = True
+            self.constructed[name] = {owner: dict(parameters) for owner, parameters in info.constructed.items()}
+            self._constructed_index = None
         for qualname, cls in classes.items():
             known = self.classes.get(qualname)
             changed = changed or known is None or known.snapshot() != cls.snapshot() or known.bases != cls.bases
@@ -112,6 +122,8 @@ class ProjectExports:
             self.globals[name] = exported
         if functions:
             self.functions[name] = functions
+        if info.type_aliases:
+            self.type_aliases[name] = dict(info.type_aliases)
         self.classes.update(classes)
         if changed:
             self._holders.clear()
@@ -154,6 +166,16 @@ class ProjectExports:
                 return self.functions.get(owner, {}).get(local)
         return found
 
+    def type_alias(self, qualified: str) -> Kind | None:
+        module, _, name = qualified.rpartition(".")
+        found = self.type_aliases.get(module, {}).get(name)
+        if found is None:
+            origin = self._origin(qualified)
+            if origin is not None:
+                owner, _, local = origin.rpartition(".")
+                return self.type_aliases.get(owner, {}).get(local)
+        return found
+
     def class_info(self, qualname: str) -> ClassInfo | None:
         found = self.classes.get(qualname)
         if found is None:
@@ -169,6 +191,29 @@ class ProjectExports:
 
     def is_module(self, qualified: str) -> bool:
         return qualified in self.modules
+
+    def constructed_kinds(self, qualname: str, parameter: str) -> set[Kind]:
+        if self._constructed_index is None:
+            index: Constructed = {}
+            for recorded in self.constructed.values():
+                for owner, parameters in recorded.items():
+                    for name, kinds in parameters.items():
+                        index.setdefault(owner, {}).setdefault(name, set()).update(kinds)
+            self._constructed_index = index
+        return self._constructed_index.get(qualname, {}).get(parameter, set())
+
+    def built_with_clients(self) -> set[str]:
+        """The modules whose classes the run builds with a client (or what leads to one) for a parameter of
+        their `__init__`: they must be read even when nothing in their text names Redis."""
+        self.constructed_kinds("", "")  # builds the index
+        assert self._constructed_index is not None
+        found: set[str] = set()
+        for owner, parameters in self._constructed_index.items():
+            for kinds in parameters.values():
+                kind = agreed_kind(kinds)
+                if kind is not None and self.holds_client(kind):
+                    found.add(owner.rpartition(".")[0])
+        return found
 
     def fixture_kind(self, name: str) -> Kind | None:
         kinds = self.fixtures.get(name)
@@ -187,7 +232,12 @@ class ProjectExports:
     def leads_to_clients(self, module: str, name: str) -> bool:
         """Whether importing `name` from `module` can bring a client into a module: a client, a factory, an
         instance of a class that holds one, or such a class."""
-        for kind in (self.global_kind(module, name), self.function_kind(module, name)):
+        exported = (
+            self.global_kind(module, name),
+            self.function_kind(module, name),
+            self.type_alias(f"{module}.{name}"),
+        )
+        for kind in exported:
             if kind is not None and self.holds_client(kind):
                 return True
         return self._class_holds_client(f"{module}.{name}", 0)
@@ -196,6 +246,8 @@ class ProjectExports:
         """A client, a pipeline, or an instance of a project class with a client in its attributes."""
         if kind.kind != KIND_OTHER:
             return True
+        if kind.item is not None:
+            return self.holds_client(kind.item, depth + 1)  # `list[Redis]`, `Callable[..., Redis]`
         return kind.cls is not None and self._class_holds_client(kind.cls, depth)
 
     def _class_holds_client(self, qualname: str, depth: int) -> bool:

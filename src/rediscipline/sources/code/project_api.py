@@ -28,6 +28,9 @@ class Project(Protocol):
     def function_kind(self, module: str, name: str) -> Kind | None:
         """What a function of a project module returns."""
 
+    def type_alias(self, qualified: str) -> Kind | None:
+        """What a type alias of a project module names (`pkg._typing.ClientType` → a client)."""
+
     def class_info(self, qualname: str) -> ClassInfo | None:
         """A class of the project, by qualified name."""
 
@@ -39,6 +42,9 @@ class Project(Protocol):
 
     def is_module(self, qualified: str) -> bool:
         """Whether a dotted name is a module of the checked project."""
+
+    def constructed_kinds(self, qualname: str, parameter: str) -> set[Kind]:
+        """The kinds of the arguments the run's modules pass for a parameter of a project class's `__init__`."""
 
     def fixture_kind(self, name: str) -> Kind | None:
         """What the pytest fixture of that name in a `conftest.py` provides (one kind for all of them)."""

@@ -17,13 +17,13 @@ import re
 from dataclasses import dataclass, field
 
 from rediscipline.model.code import Literal
+from rediscipline.redis_meta.methods import METHODS
 from rediscipline.sources.code.kinds import (
     KIND_CLIENT,
     KIND_OTHER,
     KIND_PIPELINE,
     Kind,
 )
-from rediscipline.sources.code.table import METHOD_COMMANDS
 
 #: Qualified names of calls that return a client.
 CLIENT_FACTORIES = (
@@ -47,12 +47,32 @@ CLIENT_FACTORIES = (
         for module in ("redis", "redis.cluster", "redis.asyncio", "redis.asyncio.cluster")
         for name in ("RedisCluster", "RedisCluster.from_url")
     )
+    | frozenset(
+        f"{module}.{name}"
+        for module in ("valkey", "valkey.client", "valkey.asyncio", "valkey.asyncio.client")
+        for name in (
+            "Valkey",
+            "StrictValkey",
+            "from_url",
+            "Valkey.from_url",
+            "StrictValkey.from_url",
+            "Valkey.from_pool",
+        )
+    )
+    | frozenset(
+        f"{module}.{name}"
+        for module in ("valkey", "valkey.cluster", "valkey.asyncio", "valkey.asyncio.cluster")
+        for name in ("ValkeyCluster", "ValkeyCluster.from_url")
+    )
     | {"django_redis.get_redis_connection"}
 )
 
 #: Type names that mark a parameter or attribute annotation as a client or a pipeline; a class whose name
-#: ends with `Redis` or `RedisCluster` (`ArqRedis`, `FakeStrictRedis`) is taken for a client class too.
-CLIENT_TYPES = frozenset({"Redis", "StrictRedis", "RedisCluster", "FakeRedis", "AsyncRedis"})
+#: ends with `Redis` or `RedisCluster` (`ArqRedis`, `FakeStrictRedis`) is taken for a client class too, and
+#: so are valkey-py's clients (a fork of redis-py with the same API).
+CLIENT_TYPES = frozenset(
+    {"Redis", "StrictRedis", "RedisCluster", "FakeRedis", "AsyncRedis", "Valkey", "StrictValkey", "ValkeyCluster"}
+)
 PIPELINE_TYPES = frozenset({"Pipeline", "ClusterPipeline"})
 PUBSUB_TYPES = frozenset({"PubSub", "ClusterPubSub"})
 #: Methods that return a client whatever they are called on (Sentinel).
@@ -100,6 +120,8 @@ class Handle:
     pipeline: Pipeline | None = None
     cls: str | None = None
     guessed: bool = False
+    item: Kind | None = None  # what a container, a callable or a class gives (see `Kind.shape`)
+    shape: str | None = None
 
 
 CLIENT = Handle(KIND_CLIENT)
@@ -113,13 +135,13 @@ def handle_of(kind: Kind | None, loops: tuple[int, ...] = ()) -> Handle | None:
         return None
     if kind.kind == KIND_PIPELINE:
         return Handle(KIND_PIPELINE, Pipeline(True, loops))
-    return Handle(kind.kind, cls=kind.cls)
+    return Handle(kind.kind, cls=kind.cls, item=kind.item, shape=kind.shape)
 
 
 def kind_of(handle: Handle | None) -> Kind | None:
     if handle is None or handle.guessed:
         return None
-    return Kind(handle.kind, handle.cls)
+    return Kind(handle.kind, handle.cls, handle.item, handle.shape)
 
 
 def looks_like_redis(name: str) -> bool:
@@ -168,8 +190,8 @@ def may_use_redis(text: str) -> bool:
 
 
 def _trace_pattern() -> re.Pattern[str]:
-    distinctive = sorted(m for m in METHOD_COMMANDS if m not in GENERIC_METHODS)
-    methods = "|".join(sorted(METHOD_COMMANDS, key=len, reverse=True))
+    distinctive = sorted(m for m in METHODS if m not in GENERIC_METHODS)
+    methods = "|".join(sorted(METHODS, key=len, reverse=True))
     return re.compile(
         rf"\.\s*(?:{'|'.join(sorted(distinctive, key=len, reverse=True))})\s*\("
         rf"|\b_*(?:r|rds|rdb|rcli)\s*\.\s*(?:{methods})\s*\("

@@ -79,8 +79,14 @@ class ParsedFile:
                 return True
         return False
 
-    def facts(self, project: ProjectExports | None = None, info: ModuleInfo | None = None) -> FileFacts | ParseProblem:
-        """The module's facts; `info` is its declarations when the project pass already read them."""
+    def facts(
+        self, project: ProjectExports | None = None, info: ModuleInfo | None = None, forced: ForcedFiles | None = None
+    ) -> FileFacts | ParseProblem:
+        """The module's facts; `info` is its declarations when the project pass already read them, from the
+        tree in `forced` when the project pass had to parse it again (see `read_project`)."""
+        reparsed = forced.get(self.source.shown) if forced is not None else None
+        if self.tree is None and reparsed is not None:
+            return reparsed.facts(project, info)
         if self.tree is None and project is not None and self.imports_client(project):
             again = parse_python(self.source, force=True)  # rare: read it again rather than keep every tree
             return again.facts(project) if isinstance(again, ParsedFile) else again
@@ -94,10 +100,16 @@ class ParsedFile:
         return FileFacts(facts, self.directives)
 
 
-def read_project(files: Sequence[ParsedFile]) -> tuple[ProjectExports, dict[str, ModuleInfo]]:
+#: Files the project pass parsed again, by path: their text names nothing of Redis, but the project builds
+#: one of their classes with a client (`PageFilter(conn)`), so what their `__init__` stores is followed.
+ForcedFiles = dict[str, "ParsedFile"]
+
+
+def read_project(files: Sequence[ParsedFile]) -> tuple[ProjectExports, dict[str, ModuleInfo], ForcedFiles]:
     """Read the declarations of every module that may concern Redis, against each other's exports, until
-    the project's tables stop changing (at most PROJECT_PASSES times); return the tables and each
-    module's declarations by path."""
+    the project's tables stop changing (at most PROJECT_PASSES times); then, once, the modules whose
+    classes the others build with a client. Return the tables, each module's declarations by path, and
+    the files parsed again."""
     project = ProjectExports()
     for file in files:
         project.add_module(file.module, package=file.source.path.stem == "__init__")
@@ -114,6 +126,22 @@ def read_project(files: Sequence[ParsedFile]) -> tuple[ProjectExports, dict[str,
     infos: dict[str, ModuleInfo] = {}
     caches: dict[str, ReadCache] = {}  # what each tree gives whatever the project knows, read once
     walked = [file for file in files if file.tree is not None]
+    forced: ForcedFiles = {}
+    _read_passes(project, walked, infos, caches)
+    built = project.built_with_clients()
+    for file in files:
+        if file.tree is None and file.module in built:
+            again = parse_python(file.source, force=True)
+            if isinstance(again, ParsedFile):
+                forced[file.source.shown] = again
+    if forced:
+        _read_passes(project, [*walked, *forced.values()], infos, caches)
+    return project, infos, forced
+
+
+def _read_passes(
+    project: ProjectExports, walked: list[ParsedFile], infos: dict[str, ModuleInfo], caches: dict[str, ReadCache]
+) -> None:
     for number in range(PROJECT_PASSES):
         changed = False
         for file in walked:
@@ -130,7 +158,6 @@ def read_project(files: Sequence[ParsedFile]) -> tuple[ProjectExports, dict[str,
             infos[file.source.shown] = info
         if not changed and number:
             break
-    return project, infos
 
 
 def parse_python(source: SourceFile, *, force: bool = False) -> ParsedFile | ParseProblem:
@@ -197,9 +224,9 @@ class CodeSource:
                 self.problems.append(read)
                 continue
             parsed.append(read)
-        project, declarations = read_project(parsed)
+        project, declarations, forced = read_project(parsed)
         for file in parsed:
-            facts = file.facts(project, declarations.get(file.source.shown))
+            facts = file.facts(project, declarations.get(file.source.shown), forced)
             if isinstance(facts, ParseProblem):
                 self.problems.append(facts)
                 continue

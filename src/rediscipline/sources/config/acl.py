@@ -21,20 +21,26 @@ import re
 from dataclasses import dataclass, field
 
 from rediscipline.model.display import display_bytes
+from rediscipline.redis_meta.command_table_generated import COMMANDS
+from rediscipline.redis_meta.commands import DANGEROUS_COMMANDS
 
 #: Longest rule or name quoted in an error message.
 SHOWN_LIMIT = 80
 
-#: For each of DANGEROUS_COMMANDS: the subcommand a live scan asks `ACL DRYRUN` about, and the ACL categories
-#: of that (sub)command on Redis 7.0 (`COMMAND INFO`); every command is also in `@all`.
-PROBES: dict[str, tuple[str | None, frozenset[str]]] = {
-    "keys": (None, frozenset({"keyspace", "read", "slow", "dangerous"})),
-    "flushall": (None, frozenset({"keyspace", "write", "slow", "dangerous"})),
-    "flushdb": (None, frozenset({"keyspace", "write", "slow", "dangerous"})),
-    "monitor": (None, frozenset({"admin", "slow", "dangerous"})),
-    "debug": ("sleep", frozenset({"admin", "slow", "dangerous"})),
-    "config": ("set", frozenset({"admin", "slow", "dangerous"})),
-}
+#: The subcommand a live scan asks `ACL DRYRUN` about, for the commands of DANGEROUS_COMMANDS that have them.
+PROBED_SUBCOMMANDS = {"debug": "sleep", "config": "set"}
+
+
+def _probe(command: str) -> tuple[str | None, frozenset[str]]:
+    """The probed subcommand of `command` and the ACL categories of what is probed (DEBUG's subcommands
+    share DEBUG's); every command is also in `@all`."""
+    sub = PROBED_SUBCOMMANDS.get(command)
+    info = COMMANDS.get(f"{command}|{sub}") if sub else None
+    return sub, frozenset((info or COMMANDS[command]).categories)
+
+
+#: For each of DANGEROUS_COMMANDS: the subcommand probed and the ACL categories that grant it.
+PROBES: dict[str, tuple[str | None, frozenset[str]]] = {command: _probe(command) for command in DANGEROUS_COMMANDS}
 
 #: What the server's default user is when no `user default` line redefines it (acl.c `ACLInitDefaultUser`).
 DEFAULT_USER_RULES = ("~*", "&*", "+@all")

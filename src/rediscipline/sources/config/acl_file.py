@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rediscipline.model.location import SOURCE_CONFIG, Location
-from rediscipline.model.server import CHECK_CONFIG, CHECK_INFO, DANGEROUS_COMMANDS, ServerFact
+from rediscipline.model.server import CHECK_CONFIG, CHECK_INFO, ServerFact
+from rediscipline.redis_meta.commands import DANGEROUS_COMMANDS
 from rediscipline.sources.config.acl import AclProblem, AclUser, check_name, quoted
 from rediscipline.sources.config.files import read_bytes
 from rediscipline.sources.config.syntax import SyntaxProblem, directive_lines

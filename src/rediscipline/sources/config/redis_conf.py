@@ -36,7 +36,8 @@ from pathlib import Path
 
 from rediscipline.model.display import display_bytes
 from rediscipline.model.location import SOURCE_CONFIG, Location
-from rediscipline.model.server import CHECK_ACCESS, CHECK_ACL, CHECK_INFO, DANGEROUS_COMMANDS, ServerFact
+from rediscipline.model.server import CHECK_ACCESS, CHECK_ACL, CHECK_INFO, ServerFact
+from rediscipline.redis_meta.commands import DANGEROUS_COMMANDS
 from rediscipline.sources.config import settings
 from rediscipline.sources.config.acl import AclUser
 from rediscipline.sources.config.acl_file import (

@@ -20,9 +20,9 @@ from rediscipline.model.server import (
     CHECK_INFO,
     CHECK_SELECT,
     CHECK_SLOWLOG,
-    DANGEROUS_COMMANDS,
     ServerFact,
 )
+from rediscipline.redis_meta.commands import DANGEROUS_COMMANDS, with_subcommand
 from rediscipline.sources.errors import SourceError
 from rediscipline.sources.live.topology import database_count, hello_info, keys_per_db, sentinel_error
 from rediscipline.sources.live.wire import Wire, is_error
@@ -196,11 +196,8 @@ def read_slowlog(wire: Wire, origin: Location, unavailable: dict[str, str]) -> I
         if len(entry) < 4 or not entry[3]:
             continue
         args = [bytes(a) for a in entry[3]]
-        name = args[0].decode("utf-8", "replace").lower()
-        rest = tuple(args[1:])
-        if rest and name in _CONTAINERS:  # `config|set` with the arguments after the subcommand
-            name = f"{name}|{rest[0].decode('utf-8', 'replace').lower()}"
-            rest = rest[1:]
+        # `config|set` with the arguments after the subcommand, as INFO commandstats names it
+        name, rest = with_subcommand(args[0].decode("utf-8", "replace"), tuple(args[1:]))
         yield CommandFact(name, origin, EVIDENCE_SLOWLOG, rest, 1, int(entry[2]))
 
 
@@ -208,12 +205,6 @@ def commandstats_facts(server: ServerFact) -> Iterator[CommandFact]:
     for name, calls in sorted(server.commandstats.items()):
         if calls > 0:
             yield CommandFact(name, server.origin, EVIDENCE_COMMANDSTATS, None, calls)
-
-
-#: Commands whose first argument is a subcommand (commandstats names them `config|set`).
-_CONTAINERS = frozenset(
-    {"config", "client", "acl", "script", "object", "memory", "cluster", "module", "xinfo", "function", "command"}
-)
 
 
 def _text(value: Any) -> str:

@@ -22,6 +22,7 @@ from types import TracebackType
 
 from rediscipline.model.encodings import EMBSTR_MAX_BYTES, INT_STRING_MAX_BYTES
 from rediscipline.model.location import SOURCE_RDB, Location
+from rediscipline.redis_meta.versions import EMBEDDED_KEY, REDIS, SMALL_SETS_AND_LISTS_AS_LISTPACK, VALKEY
 from rediscipline.sources.rdb.blobs import BlobError
 from rediscipline.sources.rdb.crc import Crc64
 from rediscipline.sources.rdb.envelope import unwrap
@@ -383,12 +384,12 @@ class Walk:
                 self.drop_expired = True
             elif name == b"redis-ver" and b"valkey-ver" not in (k.encode() for k in self.rdb.aux):
                 version = version_tuple(value)
-                self.list_packed = version >= (7, 2)
-                self.embed_key = EMBED_REDIS if version >= (8,) else 0
+                self.list_packed = SMALL_SETS_AND_LISTS_AS_LISTPACK.available(REDIS, version)
+                self.embed_key = EMBED_REDIS if EMBEDDED_KEY.available(REDIS, version) else 0
             elif name == b"valkey-ver":
                 version = version_tuple(value)
-                self.list_packed = True
-                self.embed_key = EMBED_VALKEY if version >= (8, 1) else 0
+                self.list_packed = True  # Valkey began at 7.2
+                self.embed_key = EMBED_VALKEY if EMBEDDED_KEY.available(VALKEY, version) else 0
             return False
         elif op == OP_MODULE_AUX:
             module_id, pos = read_length(buf, pos)

@@ -1,28 +1,11 @@
-"""The checked-in redis-py command table matches the installed redis-py, and maps the methods that matter."""
+"""The redis-py method table maps the methods that matter to their commands, keys and options."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
-from rediscipline.sources.code.commands import COMMANDS, REDIS_PY_VERSION
-from rediscipline.sources.code.spec import CommandSpec
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def test_the_table_matches_the_installed_redis_py() -> None:
-    import redis
-
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "gen_command_table.py"), "--check"],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
-    assert done.returncode == 0, f"redis-py {redis.__version__} vs table {REDIS_PY_VERSION}: {done.stderr}"
+from rediscipline.redis_meta.commands import command_info
+from rediscipline.redis_meta.method_table_generated import METHODS as COMMANDS
+from rediscipline.redis_meta.methods import METHODS, command_name, method_key_type
+from rediscipline.redis_meta.records import MethodSignature as CommandSpec
 
 
 def test_commands_keys_and_options_of_common_methods() -> None:
@@ -56,3 +39,41 @@ def test_every_method_names_a_command_and_only_its_own_parameters() -> None:
         assert spec.command and spec.command == spec.command.upper(), method
         named = set(spec.params) | set(spec.options)
         assert set(spec.keys) <= named and set(spec.key_lists) <= named, method
+
+
+def test_subcommands_are_named_as_the_servers_name_them() -> None:
+    """A method of a container command sends `CONTAINER SUB`, which the command table knows as `container|sub`
+    (XGROUP's subcommands included, which no literal names in redis-py's source)."""
+    assert COMMANDS["xgroup_create"].command == "XGROUP CREATE"
+    assert command_name(COMMANDS["config_set"]) == "config|set"
+    for method, spec in COMMANDS.items():
+        name = command_name(spec)
+        container = command_info(name.partition("|")[0])
+        if "|" in name and container is not None and container.subcommands:
+            assert command_info(name) is not None, method
+
+
+def test_cluster_methods_split_a_batch_but_send_the_same_commands() -> None:
+    assert METHODS["mget_nonatomic"].command == "MGET"
+    assert METHODS["mset_nonatomic"].key_lists == ("mapping",)
+    assert set(COMMANDS) < set(METHODS)
+
+
+def test_a_methods_key_type_comes_from_its_command_or_its_redis_py_class() -> None:
+    assert [method_key_type(m) for m in ("hset", "zadd", "pfadd", "bitop", "geoadd", "delete", "expire")] == [
+        "hash",
+        "zset",
+        "string",
+        "string",
+        "zset",
+        None,
+        None,
+    ]
+    # commands newer than every server of the table: the redis-py class that defines the method says
+    assert [method_key_type(m) for m in ("himport_set", "xnack", "sdiffcard", "arset", "nosuch")] == [
+        "hash",
+        "stream",
+        "set",
+        None,
+        None,
+    ]

@@ -22,6 +22,7 @@ starts with the family code and a colon (`KEY:`).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import subprocess
@@ -44,7 +45,6 @@ CHANGELOG = Path("CHANGELOG.md")
 SEVERITIES = ("note", "warning", "error")
 PLACES = ("code", "live", "rdb", "config", "keys")
 
-_RULE_DECORATOR = re.compile(r'@rule\(\s*"([A-Z]{3}\d{3})",\s*"([a-z0-9-]+)"')
 _SLUG = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 _FAMILY_DOC = re.compile(r'^"""([A-Z]{3}):')
 
@@ -83,12 +83,25 @@ def families(root: Path) -> dict[str, Family]:
 
 
 def declared_rules(root: Path) -> dict[str, str]:
-    """Every rule id declared under src/rediscipline/rules, with its slug (read from the `@rule` decorators)."""
-    rules: dict[str, str] = {}
-    for module in (root / RULES).rglob("*.py"):
-        for rule_id, slug in _RULE_DECORATOR.findall(module.read_text(encoding="utf-8")):
-            rules[rule_id] = slug
+    """Every rule the checkout's registry holds (modules and table rows alike): id → slug."""
+    probe = (
+        "import json\n"
+        "from rediscipline.rules import default_registry\n"
+        "print(json.dumps({cls.meta.id: cls.meta.slug for cls in default_registry()}))\n"
+    )
+    done = _checkout_python(root, "-c", probe)
+    if done.returncode != 0:
+        raise ScaffoldError(f"the rules of {root} do not import:\n{done.stderr.strip()}")
+    rules: dict[str, str] = json.loads(done.stdout)
     return rules
+
+
+def _checkout_python(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """This interpreter on the checkout's own package (`root/src` first on the path), writing no bytecode."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(root / "src"), *filter(None, [env.get("PYTHONPATH")])])
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env, check=False)
 
 
 def class_name(slug: str) -> str:
@@ -206,16 +219,7 @@ def changelog_text(current: str | None, line: str) -> str:
 
 def generate_page(root: Path, rule_id: str) -> None:
     """docs/rules/<ID>-<slug>.md, by the checkout's own generator importing the checkout's own package."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(root / "src"), *filter(None, [env.get("PYTHONPATH")])])
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
-    done = subprocess.run(
-        [sys.executable, str(root / "scripts" / "gen_rule_docs.py"), rule_id],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
+    done = _checkout_python(root, str(root / "scripts" / "gen_rule_docs.py"), rule_id)
     if done.returncode != 0:
         raise ScaffoldError(f"scripts/gen_rule_docs.py {rule_id} failed:\n{done.stderr.strip()}")
 

@@ -146,8 +146,9 @@ facts = [
             "from rediscipline.model.facts import CommandFact",
             "from rediscipline.model.finding import Violation",
         ),
-        option='commands: tuple[str, ...] = option((), "Commands to report, in any case (none by default).")',
-        option_doc="`commands`: the commands to report, in any case (default: none).",
+        option='commands: tuple[str, ...] = option(("lolwut",), "Commands to report, as commandstats names them.")',
+        option_doc="`commands`: the commands to report, as `INFO commandstats` names them (`config|set`); the "
+        "default, `lolwut`, is a placeholder that judges some command and that no application sends.",
         what="Reports the commands listed in `commands`, seen in code or in a server's command statistics.",
         example="DEBUG SLEEP 0",
         use_instead="(no such command on production)",
@@ -163,6 +164,11 @@ name = "commands that are not listed"
 options = {{ commands = ["debug"] }}
 expect = []
 commands = [{{ name = "get", calls = 100 }}]
+
+[[case]]
+name = "the default list"
+expect = [{{ code = "command", subject = "lolwut", severity = "{severity}" }}]
+commands = [{{ name = "lolwut", calls = 1 }}, {{ name = "debug", calls = 2 }}]
 
 [[case]]
 name = "a listed command in the command statistics"

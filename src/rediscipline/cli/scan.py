@@ -20,6 +20,7 @@ from rediscipline.cli.common import (
 )
 from rediscipline.cli.exits import EXIT_ERROR
 from rediscipline.model.report import Report
+from rediscipline.redis_meta.records import KEY_TYPES
 from rediscipline.render import RENDERERS
 from rediscipline.settings.layering import Settings
 from rediscipline.sources.live.defaults import (
@@ -30,7 +31,6 @@ from rediscipline.sources.live.defaults import (
     MIN_BATCH,
 )
 
-TYPES = ("string", "list", "hash", "set", "zset", "stream")
 #: The dump allocator the memory model assumes unless told (`sources.rdb.memory`, not imported before a dump is read).
 DEFAULT_ALLOCATOR = "jemalloc"
 F = TypeVar("F", bound=Callable[..., Any])
@@ -52,7 +52,7 @@ def scan_source_options(func: F) -> F:
             "--db", type=click.IntRange(min=0), help="Scan only this logical database (default: all with keys)."
         ),
         click.option("--match", metavar="GLOB", help="Only keys matching this Redis glob (SCAN MATCH)."),
-        click.option("--type", "key_type", type=click.Choice(TYPES), help="Only keys of this type (SCAN TYPE)."),
+        click.option("--type", "key_type", type=click.Choice(KEY_TYPES), help="Only keys of this type (SCAN TYPE)."),
         click.option(
             "--sample",
             type=click.IntRange(min=1),

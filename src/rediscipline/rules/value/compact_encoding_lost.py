@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rediscipline.model.encodings import LIST_NODE_MAX_BYTES
 from rediscipline.model.facts import KeyFact
 from rediscipline.model.finding import Violation
 from rediscipline.model.keyname import KeyTemplate
@@ -12,6 +11,7 @@ from rediscipline.model.plan import SERVER_CONFIG
 from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.redis_meta.encodings import LIST_NODE_MAX_BYTES
 from rediscipline.redis_meta.versions import HASH_FIELD_TTL, LISTPACK_SETTINGS, SMALL_SETS_AND_LISTS_AS_LISTPACK, VALKEY
 from rediscipline.rules.base import FactRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions, option

@@ -41,7 +41,7 @@ import re
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 
-from rediscipline.model.encodings import EMBSTR_MAX_BYTES, LIST_NODE_MAX_BYTES
+from rediscipline.redis_meta.encodings import EMBSTR_MAX_BYTES, LIST_NODE_MAX_BYTES
 from rediscipline.sources.rdb.records import RdbHeader, RdbKey
 
 __all__ = ["ALLOCATORS", "DEFAULT_ALLOCATOR", "MemoryModel", "model_for"]

@@ -20,8 +20,8 @@ import struct
 from collections.abc import Callable, Iterator
 from types import TracebackType
 
-from rediscipline.model.encodings import EMBSTR_MAX_BYTES, INT_STRING_MAX_BYTES
 from rediscipline.model.location import SOURCE_RDB, Location
+from rediscipline.redis_meta.encodings import EMBSTR_MAX_BYTES, INT_STRING_MAX_BYTES
 from rediscipline.redis_meta.versions import EMBEDDED_KEY, REDIS, SMALL_SETS_AND_LISTS_AS_LISTPACK, VALKEY
 from rediscipline.sources.rdb.blobs import BlobError
 from rediscipline.sources.rdb.crc import Crc64

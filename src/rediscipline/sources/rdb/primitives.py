@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import mmap
 
-from rediscipline.model.encodings import EMBSTR_MAX_BYTES, INT_STRING_MAX_BYTES
+from rediscipline.redis_meta.encodings import EMBSTR_MAX_BYTES, INT_STRING_MAX_BYTES
 from rediscipline.sources.rdb.errors import RdbError
 
 #: Leading bytes of a string value kept as `RdbKey.head` (the rules' view of a value; see KeyFact.head).

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from itertools import islice
 from typing import TYPE_CHECKING, TypeVar
 
-from rediscipline.model.encodings import INT_STRING_MAX_BYTES
+from rediscipline.redis_meta.encodings import INT_STRING_MAX_BYTES
 from rediscipline.sources.rdb import blobs
 from rediscipline.sources.rdb.blobs import BlobError
 from rediscipline.sources.rdb.errors import RdbError

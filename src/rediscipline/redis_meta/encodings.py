@@ -7,7 +7,7 @@ the value rules explain why a collection lost its compact encoding: both read th
 from __future__ import annotations
 
 #: A string of at most this many bytes is kept as `embstr` (object and value in one allocation) by servers that
-#: do not embed the key in the value object (Redis < 8, Valkey < 8.1); object.c OBJ_ENCODING_EMBSTR_SIZE_LIMIT.
+#: do not embed the key in the value object (before `versions.EMBEDDED_KEY`); object.c OBJ_ENCODING_EMBSTR_SIZE_LIMIT.
 EMBSTR_MAX_BYTES = 44
 #: The longest string `string2ll` can accept (`-9223372036854775808`): only strings this short may be `int`.
 INT_STRING_MAX_BYTES = 20

@@ -91,6 +91,8 @@ class KeyRecord:
     batch: int
     type: str | None = None
     ttl_ms: int | None = None
+    #: the absolute expiry on the server's clock, from the PTTL reply and the moment its round trip came back
+    expire_at_ms: int | None = None
     memory: int | None = None
     encoding: str | None = None
     idle_seconds: int | None = None

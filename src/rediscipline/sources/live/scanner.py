@@ -84,7 +84,10 @@ class LiveScanner:
         self.random = random.Random(settings.seed)
         self._db = 0
         self._locations: dict[int, Location] = {}
-        self._clock_offset = _clock_offset(wire) if clock else 0.0
+        offset = _clock_offset(wire) if clock else None
+        #: the server answers TIME: each round trip that reads TTLs asks it after them (`pipeline.DbScan`)
+        self.server_clock = offset is not None
+        self._clock_offset = offset or 0.0
         self._started = time.perf_counter()
         self._sent_before = 0  # commands sent on connections that were lost
         self.backoff = Backoff(settings.retries, rng=random.Random())  # jitter apart from the sampling draw
@@ -197,16 +200,16 @@ class LiveScanner:
         self.unavailable.setdefault(check, str(reply))
 
 
-def _clock_offset(wire: Wire) -> float:
-    """Server clock minus local clock, in seconds, so that expiry times are on the server's clock.
+def _clock_offset(wire: Wire) -> float | None:
+    """Server clock minus local clock, in seconds, or None when the server does not answer TIME.
 
-    Taken against the midpoint of the TIME round trip, to the microsecond: `now_ms()` is read after the PTTL
-    replies arrive, so an absolute expiry (now + PTTL) can only come out late, never early. Keys set with
-    EXPIREAT on a whole second then stay in that second instead of splitting across two.
+    Taken against the midpoint of the TIME round trip, to the microsecond. It places on the server's clock
+    what the scan reads with `now_ms()` when the server refuses TIME; otherwise every round trip that reads
+    TTLs carries its own TIME (see `pipeline.DbScan`).
     """
     before = time.time()
     reply = wire.call(b"TIME")
     after = time.time()
     if is_error(reply) or not isinstance(reply, list):
-        return 0.0
+        return None
     return int(reply[0]) + int(reply[1]) / 1_000_000 - (before + after) / 2

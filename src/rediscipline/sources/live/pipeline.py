@@ -30,6 +30,8 @@ class Skipped:
 
 
 SKIPPED = Skipped()
+#: TIME as RESP, sent after the first probe stage of a round trip that reads TTLs.
+TIME_COMMAND = b"*1\r\n$4\r\nTIME\r\n"
 
 
 class Unreadable(NamedTuple):
@@ -187,7 +189,7 @@ class DbScan:
         chunks.extend([pack1(record.name) for record in stage1])
         clock = bool(stage1) and probes.ttl and owner.server_clock
         if clock:
-            chunks.append(owner.wire.pack([(b"TIME",)]))
+            chunks.append(TIME_COMMAND)
         commands = (scan is not None) + probes.stage1_count * len(stage1) + clock
         if commands:
             owner.throttle()

@@ -42,6 +42,7 @@ lint: venv
 	$(BIN)/ruff format --check $(LINT_PATHS)
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-logo
+	$(BIN)/vulture
 	$(BIN)/deptry src
 	$(DEPTRY_DEV)
 

@@ -16,7 +16,7 @@ tools run `--repeat` times alternately (one round = each tool once) so a slow ph
 hits both; the files are read once first so both find them in the page cache. Reported per tool: the best
 (lowest) wall time, the median in brackets, files/s and lines/s from the best time, and peak RSS from GNU
 `/usr/bin/time -f %M` (benchmarks/timing.py; "-" without GNU time). Then the ratio rediscipline ÷ bandit
-throughput (bandit's best wall time / ours); the target of issue 5 is >= 2. `rediscipline check` exits with 2
+throughput (bandit's best wall time / ours); the target is >= 2. `rediscipline check` exits with 2
 when a file does not parse (the stdlib has a few broken on purpose), so 2 counts as success when the report
 is complete.
 

@@ -22,8 +22,8 @@ Targets (reported, not asserted), for "ours scan": >= 1.0 x redis-check-rdb on a
 b, faster than rdb-py on all three, peak RSS <= 150 MB. `--rss-curve` also builds b2 (b at twice the size,
 ~800 MB) and prints the scan's peak RSS on b and b2: it must stay flat.
 
-Our rows are skipped, with the reason, while `rediscipline.sources.rdb.parser` or `rediscipline scan F.rdb`
-does not work yet (checked on the small `probe` dump first); rdb-py is skipped when not installed.
+Our rows are skipped, with the reason, when `rediscipline scan F.rdb` fails on the small `probe` dump (run
+first); rdb-py is skipped when not installed.
 
     .venv/bin/python benchmarks/rdb_throughput.py [--dir ~/.cache/rediscipline-bench] [--datasets a,b,c]
         [--repeat 3] [--tools check-rdb,rdb-py,parse,scan,no-verify] [--scan-args '...'] [--rss-curve]
@@ -118,12 +118,6 @@ def availability(tool: Tool, probe: Dataset, scan_args: Sequence[str]) -> str | 
         return None if redis_check_rdb() else "redis-check-rdb not found (apt-get install redis-server)"
     if tool.name == "rdb-py":
         return None if importlib.util.find_spec("rdb") else "rdb-py not installed (.venv/bin/pip install rdb-py)"
-    try:
-        spec = importlib.util.find_spec("rediscipline.sources.rdb.parser")
-    except ImportError:
-        spec = None
-    if spec is None:
-        return "our RDB parser does not exist yet (src/rediscipline/sources/rdb/parser.py)"
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "report.json"
         argv = tool.argv(probe.path, out, scan_args)
@@ -299,7 +293,7 @@ def parse_list(known: Sequence[str]) -> Callable[[str], list[str]]:
     return parse
 
 
-def _terminate(signum: int, frame: FrameType | None) -> None:
+def _terminate(_signum: int, _frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 

@@ -444,7 +444,7 @@ def rediscipline_argv() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "rediscipline"]
 
 
-def _terminate(signum: int, frame: FrameType | None) -> None:
+def _terminate(_signum: int, _frame: FrameType | None) -> None:
     raise KeyboardInterrupt  # unwind through the `finally` that stops the server
 
 

@@ -33,7 +33,7 @@ DEFAULT_SCALE = 50_000
 PREFERRED = ("redis70", "valkey91", "redis82", "redis62")
 
 
-def _terminate(signum: int, frame: FrameType | None) -> None:
+def _terminate(_signum: int, _frame: FrameType | None) -> None:
     raise KeyboardInterrupt  # unwind through the `finally` that stops the server
 
 

@@ -3,8 +3,8 @@
 The standard library is the largest body of unusual but real Python at hand: every syntax feature of its
 version, generated tables, deeply nested literals, test data written in Python 2, files in odd encodings and
 files that are broken on purpose. Running the real command over it (a subprocess through `main()`, so an
-unexpected exception would show up as the one-line "internal error" a user would see) proves the target of
-issue 5: no crash and no traceback on any file, and files that do not parse are reported as such, one line
+unexpected exception would show up as the one-line "internal error" a user would see) proves what `check`
+promises: no crash and no traceback on any file, and files that do not parse are reported as such, one line
 each, and only those. Since `check` skips the walk of modules that cannot concern Redis, a third of the
 modules also go through the extractor directly. About 45 s on two slow cores, so marked `slow`; it still
 runs in the normal suite (`-m "not slow"` leaves it out of a quick local run).

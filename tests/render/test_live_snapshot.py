@@ -1,5 +1,6 @@
 """The live-scan report (server line, score, keyspace tables, server and command findings, sampling
-estimates) rendered from synthetic facts through the real engine, compared with snapshots."""
+estimates) rendered from synthetic facts through the real engine, compared with snapshots (with the rules
+they were recorded with, `tests.support.catalog`)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from rediscipline.render import RENDERERS
 from rediscipline.rules import default_registry
 from rediscipline.settings.loader import Overrides
 from tests.render.test_snapshots import _check
+from tests.support.catalog import later_rules
 from tests.support.sources import FactSource
 
 ADDRESS = "redis://127.0.0.1:6379"
@@ -46,7 +48,7 @@ def _server(origin: Location) -> ServerFact:
 
 def _report(sampled: bool) -> Report:
     registry = default_registry()
-    settings = settings_for(Overrides(isolated=True), registry)
+    settings = settings_for(Overrides(isolated=True, ignore=later_rules(registry)), registry)
     origin = Location("live", ADDRESS, db=0)
     facts: list[Fact] = [_server(origin)]
     if sampled:

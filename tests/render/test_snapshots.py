@@ -1,7 +1,8 @@
 """Rendered output is compared byte for byte with snapshots (UPDATE_SNAPSHOTS=1 rewrites them).
 
 The key list mixes clean keys, one violation of most naming rules, non-UTF-8 bytes, Chinese text, a
-terminal escape sequence and rich markup, so escaping is part of what the snapshots pin down.
+terminal escape sequence and rich markup, so escaping is part of what the snapshots pin down. Reports are
+made with the rules the snapshots were recorded with (`tests.support.catalog`): adding a rule changes none.
 """
 
 from __future__ import annotations
@@ -14,9 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from rediscipline.api import check_key_names
+from rediscipline.api import check_key_names, settings_for
 from rediscipline.model.report import Report
 from rediscipline.render import RENDERERS
+from rediscipline.rules import default_registry
+from rediscipline.settings.loader import Overrides
+from tests.support.catalog import SNAPSHOT_RULES, later_rules
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 KEYS = [
@@ -41,7 +45,8 @@ KEYS = [
 
 
 def _report() -> Report:
-    report = check_key_names(KEYS)
+    registry = default_registry()
+    report = check_key_names(KEYS, settings_for(Overrides(isolated=True, ignore=later_rules(registry)), registry))
     return replace(report, stats=replace(report.stats, elapsed_seconds=0.0))
 
 
@@ -77,3 +82,8 @@ def test_json_keeps_exact_bytes() -> None:
     assert examples == {"YmluOv/+OjE=": "bin:\\xff\\xfe:1"}
     keys = {e["key"] for f in data["findings"] for e in f["examples"]}
     assert "esc:\x1b[31mred\x1b[0m:1" in keys  # valid UTF-8: the exact text, JSON-escaped
+
+
+def test_every_recorded_rule_is_registered() -> None:
+    """A recorded rule that is gone (renamed, renumbered) fails here, not as a silent change of the snapshots."""
+    assert sorted(SNAPSHOT_RULES - set(default_registry().ids())) == []

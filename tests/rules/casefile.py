@@ -22,6 +22,9 @@ Rules on probed values, commands, servers and code use four more tables (all opt
   values it can take), `path` (default `app.py`) and `line` (default: the call's
   position in the case).
 
+For a name rule, each key of a call is also judged as a key template from code at the call's place, as the
+code source reports it (`f"tmp:{uid}"` is the key `tmp:*` at that line).
+
 `line` in an expectation is the line of a finding at a place in a file (code).
 """
 
@@ -46,7 +49,7 @@ from rediscipline.model.keyname import SLOT_ANY, KeyTemplate, Part, Placeholder
 from rediscipline.model.location import Location
 from rediscipline.model.server import ServerFact
 from rediscipline.rules import default_registry
-from rediscipline.rules.base import ConfiguredRule
+from rediscipline.rules.base import ConfiguredRule, NameRule
 from rediscipline.rules.options import build
 from rediscipline.settings.namespaces import parse_namespace
 
@@ -226,10 +229,19 @@ def run_case(case: Case) -> list[Finding]:
         engine.feed(fact)
     for command in case.commands:
         engine.feed_command(command)
+    templates_at_calls = issubclass(cls, NameRule)
     for call in case.calls:
         engine.feed_call(call)
+        if templates_at_calls:
+            for template in call.keys:
+                engine.feed(KeyFact(template, call.origin))
     source = "code" if case.calls else "live" if case.facts or case.server or case.commands else "keys"
     return [f for f in engine.finish(source).findings if f.rule_id == case.rule_id]
+
+
+def at_code(case: Case) -> bool:
+    """Whether the case's facts are at places in code: call sites, or commands with a line."""
+    return bool(case.calls) or any(command.origin.line is not None for command in case.commands)
 
 
 def matches(finding: Finding, expected: dict[str, Any]) -> bool:

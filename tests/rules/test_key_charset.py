@@ -1,4 +1,4 @@
-"""Group A key rules on code templates (unknown-width placeholders) and the shared helpers they rely on.
+"""Character, case and separator rules on code templates (unknown-width placeholders), and their helpers.
 
 Case files only feed concrete keys; templates from code (`f"user:{uid} x"`) have placeholders of unknown
 width, so offsets after them are unknown and characters between two of them are values, not separators.

@@ -164,7 +164,7 @@ class MonitorRecorder:
         return self.start()
 
     def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+        self, _exc_type: type[BaseException] | None, _exc: BaseException | None, _tb: TracebackType | None
     ) -> None:
         self.stop()
 

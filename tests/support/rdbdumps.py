@@ -175,10 +175,6 @@ class _Filler:
         return self.valkey or self.version >= (7, 0)
 
     @property
-    def has_set_listpack(self) -> bool:  # SET_LISTPACK, listpack-encoded small lists
-        return self.valkey or self.version >= (7, 2)
-
-    @property
     def has_hfe(self) -> bool:
         return (self.valkey and self.version >= (9, 0)) or (not self.valkey and self.version >= (7, 4))
 

@@ -461,24 +461,8 @@ class RdbBuilder:
     ) -> RdbBuilder:
         return self.key(0, key, enc_str(value, lzf=lzf, as_int=as_int, len_width=len_width), **prefix)
 
-    def linked_list(self, key: bytes, items: Sequence[bytes], **prefix: Any) -> RdbBuilder:
-        return self.key(1, key, enc_len(len(items)) + b"".join(enc_str(i) for i in items), **prefix)
-
     def set_hashtable(self, key: bytes, members: Sequence[bytes], **prefix: Any) -> RdbBuilder:
         return self.key(2, key, enc_len(len(members)) + b"".join(enc_str(m) for m in members), **prefix)
-
-    def zset_skiplist(
-        self, key: bytes, pairs: Sequence[tuple[bytes, float]], *, binary: bool = True, **prefix: Any
-    ) -> RdbBuilder:
-        body = bytearray(enc_len(len(pairs)))
-        for member, score in pairs:
-            body += enc_str(member)
-            if binary:
-                body += struct.pack("<d", score)
-            else:
-                text = repr(float(score)).encode()
-                body += bytes([len(text)]) + text
-        return self.key(5 if binary else 3, key, bytes(body), **prefix)
 
     def hash_hashtable(self, key: bytes, pairs: Sequence[tuple[bytes, bytes]], **prefix: Any) -> RdbBuilder:
         body = enc_len(len(pairs)) + b"".join(enc_str(f) + enc_str(v) for f, v in pairs)

@@ -20,14 +20,18 @@ from rediscipline.cli.common import (
 )
 from rediscipline.cli.exits import EXIT_ERROR
 from rediscipline.model.report import Report
+from rediscipline.redis_meta.records import KEY_TYPES
 from rediscipline.render import RENDERERS
 from rediscipline.settings.layering import Settings
+from rediscipline.sources.live.defaults import (
+    DEFAULT_BATCH,
+    DEFAULT_MEMORY_SAMPLES,
+    DEFAULT_TIMEOUT_SECONDS,
+    MAX_BATCH,
+    MIN_BATCH,
+)
 
-TYPES = ("string", "list", "hash", "set", "zset", "stream")
-#: Defaults and ranges of the options, as the library's (`LiveScanOptions`, `ScanSettings`) are not imported
-#: before a live scan runs (redis-py loads with them).
-DEFAULT_BATCH, MIN_BATCH, MAX_BATCH = 50, 10, 1000
-DEFAULT_MEMORY_SAMPLES = 5
+#: The dump allocator the memory model assumes unless told (`sources.rdb.memory`, not imported before a dump is read).
 DEFAULT_ALLOCATOR = "jemalloc"
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -48,7 +52,7 @@ def scan_source_options(func: F) -> F:
             "--db", type=click.IntRange(min=0), help="Scan only this logical database (default: all with keys)."
         ),
         click.option("--match", metavar="GLOB", help="Only keys matching this Redis glob (SCAN MATCH)."),
-        click.option("--type", "key_type", type=click.Choice(TYPES), help="Only keys of this type (SCAN TYPE)."),
+        click.option("--type", "key_type", type=click.Choice(KEY_TYPES), help="Only keys of this type (SCAN TYPE)."),
         click.option(
             "--sample",
             type=click.IntRange(min=1),
@@ -75,7 +79,11 @@ def scan_source_options(func: F) -> F:
             help="MEMORY USAGE … SAMPLES n (never 0: that walks every element).",
         ),
         click.option(
-            "--timeout", type=click.FloatRange(min=0.5), default=10.0, show_default=True, help="Seconds per reply."
+            "--timeout",
+            type=click.FloatRange(min=0.5),
+            default=DEFAULT_TIMEOUT_SECONDS,
+            show_default=True,
+            help="Seconds per reply.",
         ),
         click.option(
             "--allow-stale",

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from rediscipline.model.keypattern import DEFAULT_PATTERN_CAP
+
 OVERFLOW_PATTERN = b"<other patterns>"
 STAR = b"*"
 
 
 class PatternTable:
-    def __init__(self, cap: int = 50_000, merge_at: int = 24) -> None:
+    def __init__(self, cap: int = DEFAULT_PATTERN_CAP, merge_at: int = 24) -> None:
         self.cap = cap
         self.soft_cap = max(cap // 2, 1)
         self.merge_at = merge_at  # distinct values in one segment position that make it a variable

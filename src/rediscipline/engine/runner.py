@@ -29,7 +29,13 @@ from rediscipline.model.code import CodeCall, FileDirectives, UnusedSuppression
 from rediscipline.model.facts import CommandFact, KeyFact, KeyNames, KeySample, UnreadableKey, Vanished
 from rediscipline.model.finding import Finding, Violation
 from rediscipline.model.keyname import KeyTemplate
-from rediscipline.model.keypattern import DATE_PREFIXES, DIGITS_TO_ZERO, infer_parts, skeleton_offsets
+from rediscipline.model.keypattern import (
+    DATE_PREFIXES,
+    DEFAULT_PATTERN_CAP,
+    DIGITS_TO_ZERO,
+    infer_parts,
+    skeleton_offsets,
+)
 from rediscipline.model.location import SOURCE_CONFIG, SOURCE_KEYS, Location
 from rediscipline.model.namespace import NamespacePolicy
 from rediscipline.model.plan import ProbePlan
@@ -96,7 +102,7 @@ class Engine:
         namespaces: Sequence[NamespacePolicy] = (),
         key_ignores: Mapping[str, frozenset[str]] | None = None,
         *,
-        pattern_cap: int = 50_000,
+        pattern_cap: int = DEFAULT_PATTERN_CAP,
         examples: int = 3,
         summary: bool = False,
         catalog: Mapping[str, RuleMeta] | None = None,

@@ -85,10 +85,6 @@ class CodeCall:
         """Whether parameter `name` is passed, or may be through unpacked arguments."""
         return name in self.given or self.unpacked
 
-    def may_be(self, name: str) -> tuple[Literal, ...]:
-        """The literal values parameter `name` is known to take or can take (empty when none is visible)."""
-        return tuple(value for key, value in (*self.literals, *self.possible) if key == name)
-
 
 @dataclass(frozen=True, slots=True)
 class Directive:

@@ -22,6 +22,10 @@ from rediscipline.model.keyname import (
     Placeholder,
 )
 
+#: Most key patterns one run tracks (the `pattern-cap` setting's default): beyond it, segments with many
+#: values merge into `*`, and what still does not fit is counted under one overflow pattern.
+DEFAULT_PATTERN_CAP = 50_000
+
 # Runs of letters and digits that contain a digit, with dash-joined tails (UUIDs, 2020-08-29). Only these
 # can be variable; words without digits are always literal. The one-byte lookbehind makes every position
 # inside a word fail at once (an alternation of lookaround patterns was 2x slower on typical keys).

@@ -68,8 +68,6 @@ def has_command(name: str, flavor: str, version: tuple[int, ...]) -> bool | None
 CLIENT_NO_TOUCH = command_feature("client|no-touch")
 #: Users and their permissions; older servers have one password, `requirepass`.
 ACL = command_feature("acl")
-#: Ask whether a user may run a command without running it.
-ACL_DRYRUN = command_feature("acl|dryrun")
 #: Per-field TTLs in hashes (HEXPIRE); Valkey 9 keeps such a hash out of the compact listpack encoding.
 HASH_FIELD_TTL = command_feature("hexpire")
 #: `*-max-listpack-*` settings (until then `*-max-ziplist-*`, still accepted as aliases).

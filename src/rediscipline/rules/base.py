@@ -1,8 +1,8 @@
-"""The rule contract: metadata, documentation, options, and the three kinds of rule.
+"""The rule contract: metadata, documentation, options, and the kinds of rule.
 
 * `NameRule` judges a key name. It sees only the name's template, the key's type (when a source knows it)
   and the namespace policy, so the engine evaluates it once per distinct template, not once per key.
-* `FactRule` judges one fact with all its probed fields (sizes, TTLs; later families).
+* `FactRule` judges one key fact with all its probed fields (type, sizes, encoding, TTL, idle time).
 * `AggregateRule` folds many facts into a bounded accumulator and reports at the end (slot skew,
   expiry cliffs).
 * `CommandRule` judges one command: seen in code or on a server (commandstats, slow log).

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rediscipline.model.keypattern import DEFAULT_PATTERN_CAP
 from rediscipline.model.namespace import NamespacePolicy
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import LANGUAGES
@@ -22,7 +23,6 @@ from rediscipline.settings.namespaces import parse_namespace
 from rediscipline.settings.presets import preset_chain
 
 DEFAULT_PRESET = "default"
-DEFAULT_PATTERN_CAP = 50_000
 #: Keys allowed at the top of a convention file or preset, with their help text.
 TOP_KEYS = {
     "preset": "the preset to start from (`rediscipline config --presets` lists them)",

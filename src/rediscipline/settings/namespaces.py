@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from rediscipline.model.namespace import NamespacePolicy
+from rediscipline.redis_meta.records import KEY_TYPES
 from rediscipline.settings.errors import ConfigError
 
-REDIS_TYPES = ("string", "list", "hash", "set", "zset", "stream")
 HASHTAG_POLICIES = ("required", "allowed", "forbidden")
 _DURATION = re.compile(r"^\s*(\d+)\s*(ms|s|m|h|d|w)?\s*$")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
@@ -17,7 +17,7 @@ _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 #: kebab-case key → (field, kind, help)
 _FIELDS: dict[str, tuple[str, str, str]] = {
     "description": ("description", "str", "free text shown in reports"),
-    "type": ("type", "type", "the Redis type of every key here: " + ", ".join(REDIS_TYPES)),
+    "type": ("type", "type", "the Redis type of every key here: " + ", ".join(KEY_TYPES)),
     "max-key-bytes": ("max_key_bytes", "int", "the longest key name allowed here, in bytes"),
     "read-by-mget": ("read_by_mget", "bool", "keys are read by MGETs of more than 100 keys"),
     "hashtag": ("hashtag", "hashtag", "required, allowed or forbidden"),
@@ -27,11 +27,6 @@ _FIELDS: dict[str, tuple[str, str, str]] = {
     "max-elements": ("max_elements", "int", "largest collection allowed here"),
     "ignore": ("ignore", "list", "rules that do not apply here (ids, slugs or families)"),
 }
-
-
-def namespace_keys() -> dict[str, str]:
-    """Allowed keys of a namespace table with their help text (for errors and docs)."""
-    return {key: help_text for key, (_f, _k, help_text) in _FIELDS.items()}
 
 
 def options_set(policy: NamespacePolicy) -> tuple[str, ...]:
@@ -68,7 +63,7 @@ def _convert(kind: str, value: Any) -> Any:
         return value
     if kind == "bool" and isinstance(value, bool):
         return value
-    if kind == "type" and value in REDIS_TYPES:
+    if kind == "type" and value in KEY_TYPES:
         return value
     if kind == "hashtag" and value in HASHTAG_POLICIES:
         return value
@@ -77,7 +72,7 @@ def _convert(kind: str, value: Any) -> Any:
     if kind == "list" and isinstance(value, list) and all(isinstance(v, str) for v in value):
         return tuple(value)
     allowed = {
-        "type": ", ".join(REDIS_TYPES),
+        "type": ", ".join(KEY_TYPES),
         "hashtag": ", ".join(HASHTAG_POLICIES),
         "int": "a non-negative integer",
         "bool": "true or false",

@@ -15,8 +15,6 @@ from typing import Any
 from rediscipline.settings.errors import ConfigError
 from rediscipline.settings.toml import load_toml_file, load_toml_text
 
-PRESET_KEYS = {"extends", "description", "overlay", "source"}
-
 
 @dataclass(frozen=True, slots=True)
 class Preset:

@@ -10,7 +10,7 @@ from rediscipline.model.finding import Violation
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import CallRule, RuleContext, rule
-from rediscipline.rules.batch.common import carries, first_key
+from rediscipline.rules.batch.common import KEYS_PER_CALL, carries, first_key
 from rediscipline.rules.options import RuleOptions, option
 
 #: Multi-key and multi-element commands whose size is the caller's choice (the `commands` default).
@@ -36,7 +36,7 @@ MULTI_KEY_COMMANDS = (
 
 @dataclass(frozen=True)
 class BatchSizeOptions(RuleOptions):
-    max_keys: int = option(100, "Most keys, fields or members one call may carry.", minimum=1)
+    max_keys: int = option(KEYS_PER_CALL, "Most keys, fields or members one call may carry.", minimum=1)
     commands: tuple[str, ...] = option(MULTI_KEY_COMMANDS, "Multi-key commands to check (Redis command names).")
 
 

@@ -10,6 +10,7 @@ from rediscipline.model.finding import Violation
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import CallRule, RuleContext, rule
+from rediscipline.rules.batch.common import COMMANDS_PER_PIPELINE
 from rediscipline.rules.options import RuleOptions, option
 
 #: The call that sends what a pipeline queued (the code source reports the end of a `with` block as one).
@@ -18,7 +19,9 @@ EXECUTE = "execute"
 
 @dataclass(frozen=True)
 class PipelineSizeOptions(RuleOptions):
-    max_commands: int = option(200, "Most commands one pipeline may queue before execute().", minimum=1)
+    max_commands: int = option(
+        COMMANDS_PER_PIPELINE, "Most commands one pipeline may queue before execute().", minimum=1
+    )
     unbounded: bool = option(False, "Also report a pipeline filled by a loop whose length the code does not show.")
 
 

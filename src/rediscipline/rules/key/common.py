@@ -41,7 +41,7 @@ def describe_byte(byte: int) -> str:
     return chr(byte) if byte < 0x80 else f"\\x{byte:02x}"
 
 
-# -- group A helpers (characters and case) --------------------------------------------------------------
+# -- characters and case ---------------------------------------------------------------------------------
 # Shared by KEY001-KEY004, KEY006, KEY007 and KEY010: where literal characters sit in a template, how to
 # name them in a message, and what counts as a camelCase word (one definition for KEY006 and KEY007).
 
@@ -212,10 +212,7 @@ def describe_words(words: Sequence[bytes], fix: Callable[[bytes], str], limit: i
     return Text(en, zh)
 
 
-# -- end group A helpers --
-
-
-# -- group C helpers (abbreviations, type and time segments, namespaces) --
+# -- labels: abbreviations, type and time segments, namespaces -------------------------------------------
 
 
 def segment_label(segment: Segment) -> str | None:
@@ -242,7 +239,7 @@ def quoted(items: Iterable[str], limit: int = 5) -> str:
     return text + (f" (+{len(distinct) - limit})" if len(distinct) > limit else "")
 
 
-# -- group B helpers (levels, hashtags) --
+# -- levels and hashtags ---------------------------------------------------------------------------------
 
 
 def split_parts(parts: Iterable[Part], separators: bytes) -> list[tuple[Part, ...]]:
@@ -354,6 +351,3 @@ def scan_braces(key: KeyTemplate) -> Braces:
             elif "stray-close" not in problems:
                 problems.append("stray-close")
     return Braces(count, tag, tuple(problems))
-
-
-# -- end group B helpers --

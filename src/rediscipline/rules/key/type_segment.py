@@ -10,11 +10,10 @@ from rediscipline.model.finding import Violation
 from rediscipline.model.keyname import KeyTemplate, Segment
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.redis_meta.records import KEY_TYPES
 from rediscipline.rules.base import NameRule, RuleContext, rule
 from rediscipline.rules.key.common import NAMING_CHECKS, quoted, segment_label
 from rediscipline.rules.options import RuleOptions, option
-
-TYPE_WORDS = ("string", "list", "hash", "set", "zset", "stream")
 
 #: Non-canonical spellings of a type word. `map` and `dict` are left out on purpose: as a level they
 #: usually mean a business thing (a game map, a dictionary), not the Redis type.
@@ -34,7 +33,7 @@ ALIASES = MappingProxyType(
 
 @dataclass(frozen=True)
 class TypeSegmentOptions(RuleOptions):
-    words: tuple[str, ...] = option(TYPE_WORDS, "The canonical type words a level may be.")
+    words: tuple[str, ...] = option(KEY_TYPES, "The canonical type words a level may be.")
     aliases: Mapping[str, str] = option(ALIASES, "Non-canonical type words (→ the canonical word to write).")
     require: bool = option(False, "Every key must contain a type level.")
     position: str = option(

@@ -11,6 +11,7 @@ from rediscipline.model.plan import SERVER_CONFIG
 from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.redis_meta.encodings import LIST_NODE_MAX_BYTES
 from rediscipline.redis_meta.versions import HASH_FIELD_TTL, LISTPACK_SETTINGS, SMALL_SETS_AND_LISTS_AS_LISTPACK, VALKEY
 from rediscipline.rules.base import FactRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions, option
@@ -31,8 +32,6 @@ DEFAULTS = {
     "set": (("set-max-listpack-entries", 128), ("set-max-listpack-value", 64)),
 }
 LIST_FILL = ("list-max-listpack-size", -2)
-#: Bytes a list's listpack may hold whatever `list-max-listpack-size` counts (quicklist.c SIZE_SAFETY_LIMIT).
-LIST_SAFETY_BYTES = 8192
 
 
 def _valkey_field_ttl(server: ServerFact) -> bool:
@@ -82,7 +81,7 @@ def _limits(kind: str, server: ServerFact | None) -> _Limits | None:
         fill_name, fill = _setting(server, *LIST_FILL, old_names)
         if fill <= 0:
             return None
-        return _Limits(compact, fill_name, fill, fill_name, LIST_SAFETY_BYTES)
+        return _Limits(compact, fill_name, fill, fill_name, LIST_NODE_MAX_BYTES)
     if kind == "set":
         has_setting = server is not None and server.config_value("set-max-listpack-entries") is not None
         if not small_listpacks and not has_setting:
@@ -198,7 +197,7 @@ class CompactEncodingLost(FactRule[CompactEncodingOptions]):
         )
         entries = f"{limits.entries_name} ({limits.entries})"
         if kind == "list":
-            kb = LIST_SAFETY_BYTES // 1024
+            kb = LIST_NODE_MAX_BYTES // 1024
             cause = Text(
                 f": its elements total more than {kb} KB, the most one listpack holds even when {entries} counts "
                 "elements (or it was once longer); keep the elements small",

@@ -22,7 +22,6 @@ from rediscipline.sources.code.kinds import (
     KIND_CLIENT,
     KIND_OTHER,
     KIND_PIPELINE,
-    KIND_PUBSUB,
     REPLY_KIND,
     Kind,
 )
@@ -130,7 +129,6 @@ class Handle:
 
 CLIENT = Handle(KIND_CLIENT)
 GUESSED_CLIENT = Handle(KIND_CLIENT, guessed=True)  # judged as a client; its pipelines are guessed too
-PUBSUB = Handle(KIND_PUBSUB)
 OTHER = Handle(KIND_OTHER)
 REPLY = Handle(REPLY_KIND.kind, cls=REPLY_KIND.cls, item=REPLY_KIND.item, shape=REPLY_KIND.shape)  # data
 

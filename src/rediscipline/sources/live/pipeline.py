@@ -30,6 +30,8 @@ class Skipped:
 
 
 SKIPPED = Skipped()
+#: TIME as RESP, sent after the first probe stage of a round trip that reads TTLs.
+TIME_COMMAND = b"*1\r\n$4\r\nTIME\r\n"
 
 
 class Unreadable(NamedTuple):
@@ -48,13 +50,15 @@ class _Batch:
 
 
 class _RoundTrip(NamedTuple):
-    """One round trip in flight, in reply order: SCAN (when `scan` is its cursor), then the stages."""
+    """One round trip in flight, in reply order: SCAN (when `scan` is its cursor), the first stage, TIME (when
+    `clock`), then the later stages."""
 
     commands: int  # replies to read
     scan: int | None
     stage1: list[KeyRecord]
     stage2: list[tuple[KeyRecord, int]]  # record, replies
     rare: list[tuple[int, KeyRecord, int]]  # stage 3 or 4, record, replies
+    clock: bool  # a TIME follows the first stage
 
 
 class DbScan:
@@ -111,6 +115,9 @@ class DbScan:
         probes = self.owner.probes
         position = 1 if request.scan is not None else 0
         width = probes.stage1_count
+        received_ms = self._server_ms(replies[position + width * len(request.stage1)]) if request.clock else None
+        if received_ms is None and probes.ttl:
+            received_ms = self.owner.now_ms()  # no TIME: the local clock when the replies came back
         later = probes.later_stages
         next_stage2: list[KeyRecord] = []
         next_rare: list[tuple[int, KeyRecord]] = []
@@ -118,8 +125,12 @@ class DbScan:
         for record in request.stage1:
             for refusal in probes.read_stage1(record, replies, position):
                 self.owner.refused(*refusal)
+            ttl = record.ttl_ms
+            if ttl is not None and ttl >= 0 and received_ms is not None:
+                record.expire_at_ms = received_ms + ttl
             position += width
             (next_stage2 if later and not record.gone else done).append(record)
+        position += request.clock  # the TIME after the first stage
         for record, count in request.stage2:
             for refusal in probes.read_stage2(record, replies[position : position + count]):
                 self.owner.refused(*refusal)
@@ -139,6 +150,13 @@ class DbScan:
                 done.append(record)
         return next_stage2, next_rare, done
 
+    @staticmethod
+    def _server_ms(reply: Any) -> int | None:
+        """A TIME reply (seconds, microseconds) in milliseconds, None when the server refused it."""
+        if is_error(reply) or not isinstance(reply, list) or len(reply) != 2:
+            return None
+        return int(reply[0]) * 1000 + int(reply[1]) // 1000
+
     def _new_records(self, request: _RoundTrip, replies: list[Any]) -> list[KeyRecord]:
         scan = request.scan
         if scan is None:
@@ -152,8 +170,14 @@ class DbScan:
             self.scanning = False
         return self._new_batch(scan, names)
 
-    def _send_first(self, stage1: list[KeyRecord]) -> tuple[int, int | None, list[KeyRecord]]:
-        """Send the next SCAN and the first stage of new keys: (commands sent, SCAN cursor, records)."""
+    def _send_first(self, stage1: list[KeyRecord]) -> tuple[int, int | None, list[KeyRecord], bool]:
+        """Send the next SCAN and the first stage of new keys: (commands sent, SCAN cursor, records, TIME sent).
+
+        When the first stage reads TTLs and the server answers TIME, a TIME follows it: the server runs it
+        after every PTTL of the round trip, so its clock plus a key's PTTL is that key's expiry, late by the
+        server's own work on the stage (a fraction of a millisecond) and never early, however long the reply
+        waits for us. Keys an application gave one EXPIREAT second stay in that second.
+        """
         owner, probes = self.owner, self.owner.probes
         chunks: list[bytes] = []
         scan = None
@@ -163,20 +187,23 @@ class DbScan:
             chunks.append(owner.wire.pack([self._scan_command()]))
         pack1 = probes.stage1
         chunks.extend([pack1(record.name) for record in stage1])
-        commands = (scan is not None) + probes.stage1_count * len(stage1)
+        clock = bool(stage1) and probes.ttl and owner.server_clock
+        if clock:
+            chunks.append(TIME_COMMAND)
+        commands = (scan is not None) + probes.stage1_count * len(stage1) + clock
         if commands:
             owner.throttle()
             owner.wire.send_raw(b"".join(chunks), commands)
-        return commands, scan, stage1
+        return commands, scan, stage1, clock
 
     def _send_second(
         self,
-        first: tuple[int, int | None, list[KeyRecord]],
+        first: tuple[int, int | None, list[KeyRecord], bool],
         stage2: list[KeyRecord],
         rare: list[tuple[int, KeyRecord]],
     ) -> _RoundTrip | None:
         """Send the later stages; return the whole round trip's description, or None when nothing is left."""
-        commands, scan, stage1 = first
+        commands, scan, stage1, clock = first
         probes, wire = self.owner.probes, self.owner.wire
         chunks: list[bytes] = []
         sent2: list[tuple[KeyRecord, int]] = []
@@ -196,7 +223,7 @@ class DbScan:
             wire.send_raw(b"".join(chunks), commands - first[0])
         if not commands and not sent2 and not stage1:  # keys without probes are reported on the next turn
             return None
-        return _RoundTrip(commands, scan, stage1, sent2, sent_rare)
+        return _RoundTrip(commands, scan, stage1, sent2, sent_rare, clock)
 
     def _scan_command(self) -> tuple[Any, ...]:
         settings = self.owner.settings
@@ -230,7 +257,6 @@ class DbScan:
             return
         owner = self.owner
         location = owner.location(self.db)
-        now = owner.now_ms()
         finished: set[int] = set()
         by_id = {batch.id: batch for batch in self.batches}
         for record in done:
@@ -243,19 +269,18 @@ class DbScan:
             if record.gone:
                 yield Unreadable(record.name, location) if record.unreadable else SKIPPED
                 continue
-            ttl = record.ttl_ms
             yield KeyFact(
                 record.name,
                 location,
                 self.db,
                 record.type,
-                ttl,
+                record.ttl_ms,
                 record.memory,
                 record.length,
                 record.encoding,
                 record.idle_seconds,
                 record.freq,
-                now + ttl if ttl is not None and ttl >= 0 else None,
+                record.expire_at_ms,
                 record.largest_element,
                 record.head,
             )

@@ -91,6 +91,8 @@ class KeyRecord:
     batch: int
     type: str | None = None
     ttl_ms: int | None = None
+    #: the absolute expiry on the server's clock, from the PTTL reply and the moment its round trip came back
+    expire_at_ms: int | None = None
     memory: int | None = None
     encoding: str | None = None
     idle_seconds: int | None = None
@@ -125,8 +127,6 @@ class Probes:
         self.idle, self.freq = idle, freq
         self.length, self.head, self.element = length, head, element
         self.type = type or length or head or element  # the later stages pick their command by type
-        #: some probe reads a value (a length, a head, elements) and so refreshes the key's LRU/LFU clock
-        self.touches = length or head or element
         self.elements_unread = 0  # collections whose average element was above ELEMENT_CAP
         stage1 = [key_template(b"TYPE", key_at=1)] if self.type else []
         if ttl:

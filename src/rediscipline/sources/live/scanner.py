@@ -20,14 +20,22 @@ from rediscipline.model.facts import KeyFact
 from rediscipline.model.location import SOURCE_LIVE, Location
 from rediscipline.model.server import CHECK_SELECT, ServerFact
 from rediscipline.sources.errors import SourceError
+from rediscipline.sources.live.defaults import (
+    DEFAULT_BATCH,
+    DEFAULT_RETRIES,
+    DEFAULT_TARGET_MS,
+    MAX_BATCH,
+    MIN_BATCH,
+)
 from rediscipline.sources.live.pipeline import SKIPPED, DbScan, Skipped, Unreadable
 from rediscipline.sources.live.probes import Probes
 from rediscipline.sources.live.retry import Backoff
 from rediscipline.sources.live.wire import LostConnection, Wire, is_error
 
 Progress = Callable[[int, int], None]
-MIN_BATCH = 10
-MAX_BATCH = 1000
+#: How the batch changes after a round trip slower than the target (shrink) or under half of it (grow).
+BATCH_SHRINK = 0.7
+BATCH_GROW = 1.25
 __all__ = ["SKIPPED", "LiveScanner", "Progress", "ScanSettings", "Skipped", "Unreadable"]
 
 
@@ -38,11 +46,11 @@ class ScanSettings:
     type: str | None = None
     sample_rate: float | None = None
     seed: int | None = None
-    batch: int = 50
-    target_ms: float = 1.0
+    batch: int = DEFAULT_BATCH
+    target_ms: float = DEFAULT_TARGET_MS
     max_ops: int | None = None
     resume: tuple[int, int] | None = None  # (db, cursor)
-    retries: int = 3
+    retries: int = DEFAULT_RETRIES
 
 
 class LiveScanner:
@@ -76,7 +84,10 @@ class LiveScanner:
         self.random = random.Random(settings.seed)
         self._db = 0
         self._locations: dict[int, Location] = {}
-        self._clock_offset = _clock_offset(wire) if clock else 0.0
+        offset = _clock_offset(wire) if clock else None
+        #: the server answers TIME: each round trip that reads TTLs asks it after them (`pipeline.DbScan`)
+        self.server_clock = offset is not None
+        self._clock_offset = offset or 0.0
         self._started = time.perf_counter()
         self._sent_before = 0  # commands sent on connections that were lost
         self.backoff = Backoff(settings.retries, rng=random.Random())  # jitter apart from the sampling draw
@@ -179,9 +190,9 @@ class LiveScanner:
         """Shrink the batch when the server needed longer than the target for one round trip; grow it back."""
         target = self.settings.target_ms
         if waited_ms > target:
-            self.batch = max(MIN_BATCH, int(self.batch * 0.7))
+            self.batch = max(MIN_BATCH, int(self.batch * BATCH_SHRINK))
         elif waited_ms < target / 2:
-            self.batch = min(MAX_BATCH, self.settings.batch, int(self.batch * 1.25) + 1)
+            self.batch = min(MAX_BATCH, self.settings.batch, int(self.batch * BATCH_GROW) + 1)
 
     def refused(self, check: str, reply: Any) -> None:
         """Record the server's refusal of a probe once. The probe stays in the pipeline (requests in flight
@@ -189,16 +200,16 @@ class LiveScanner:
         self.unavailable.setdefault(check, str(reply))
 
 
-def _clock_offset(wire: Wire) -> float:
-    """Server clock minus local clock, in seconds, so that expiry times are on the server's clock.
+def _clock_offset(wire: Wire) -> float | None:
+    """Server clock minus local clock, in seconds, or None when the server does not answer TIME.
 
-    Taken against the midpoint of the TIME round trip, to the microsecond: `now_ms()` is read after the PTTL
-    replies arrive, so an absolute expiry (now + PTTL) can only come out late, never early. Keys set with
-    EXPIREAT on a whole second then stay in that second instead of splitting across two.
+    Taken against the midpoint of the TIME round trip, to the microsecond. It places on the server's clock
+    what the scan reads with `now_ms()` when the server refuses TIME; otherwise every round trip that reads
+    TTLs carries its own TIME (see `pipeline.DbScan`).
     """
     before = time.time()
     reply = wire.call(b"TIME")
     after = time.time()
     if is_error(reply) or not isinstance(reply, list):
-        return 0.0
+        return None
     return int(reply[0]) + int(reply[1]) / 1_000_000 - (before + after) / 2

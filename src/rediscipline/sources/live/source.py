@@ -30,6 +30,13 @@ from rediscipline.sources.live.consistency import (
     snapshot_of,
     take_snapshot,
 )
+from rediscipline.sources.live.defaults import (
+    DEFAULT_BATCH,
+    DEFAULT_MEMORY_SAMPLES,
+    DEFAULT_RETRIES,
+    DEFAULT_TARGET_MS,
+    DEFAULT_TIMEOUT_SECONDS,
+)
 from rediscipline.sources.live.outcome import Outcome
 from rediscipline.sources.live.preflight import ScanScope, scan_scope
 from rediscipline.sources.live.probes import probes_for
@@ -38,11 +45,6 @@ from rediscipline.sources.live.server import commandstats_facts, live_origin, re
 from rediscipline.sources.live.topology import database_count
 from rediscipline.sources.live.url import ServerAddress, parse_address
 from rediscipline.sources.live.wire import LostConnection, Wire, is_error
-
-#: Keys per round trip at most, by default (the scanner shrinks it when the server is slow to answer).
-DEFAULT_BATCH = 50
-#: MEMORY USAGE … SAMPLES n, by default (never 0: that walks every element).
-DEFAULT_MEMORY_SAMPLES = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,12 +58,12 @@ class LiveScanOptions:
     sample: int | None = None  # draw about this many keys uniformly at random
     seed: int | None = None
     batch: int = DEFAULT_BATCH
-    target_ms: float = 1.0
+    target_ms: float = DEFAULT_TARGET_MS
     max_ops: int | None = None
     resume: str | None = None  # `db:cursor` printed by an interrupted scan
     memory_samples: int = DEFAULT_MEMORY_SAMPLES
-    timeout: float = 10.0
-    retries: int = 3  # reconnection attempts in a row before giving up (refilled after every round trip)
+    timeout: float = DEFAULT_TIMEOUT_SECONDS
+    retries: int = DEFAULT_RETRIES  # reconnection attempts in a row before giving up (refilled after every round trip)
     allow_stale: bool = False  # scan a replica that is not in sync with its master
 
 
@@ -294,4 +296,4 @@ def _summary(
     )
 
 
-__all__ = ["DEFAULT_BATCH", "DEFAULT_MEMORY_SAMPLES", "LiveScanOptions", "LiveSource"]
+__all__ = ["LiveScanOptions", "LiveSource"]

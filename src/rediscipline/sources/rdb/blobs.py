@@ -156,11 +156,6 @@ _ZL_INT_WIDTH = {0xC0: 2, 0xD0: 4, 0xE0: 8, 0xF0: 3, 0xFE: 1}
 # -- intset -------------------------------------------------------------------------------------------
 
 
-def intset_count(blob: bytes) -> int:
-    _width, count = _intset_header(blob)
-    return count
-
-
 def intset_largest(blob: bytes) -> int:
     """Digits of the widest member: the set is sorted, so it is the first or the last one."""
     width, count = _intset_header(blob)

@@ -41,6 +41,7 @@ import re
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 
+from rediscipline.redis_meta.encodings import EMBSTR_MAX_BYTES, LIST_NODE_MAX_BYTES
 from rediscipline.sources.rdb.records import RdbHeader, RdbKey
 
 __all__ = ["ALLOCATORS", "DEFAULT_ALLOCATOR", "MemoryModel", "model_for"]
@@ -92,8 +93,6 @@ STREAM_NODE_ENTRIES = 100
 STREAM_NACK = 24
 #: Consumer names are not summed by the parser: a typical length.
 CONSUMER_NAME = 10
-#: Quicklist nodes fill up to list-max-listpack-size -2 (8 KB).
-QUICKLIST_NODE_BYTES = 8192
 #: Valkey counts stream radix trees by their real allocations (raxAllocSize); fitted on Valkey 9.1.2.
 VALKEY_RAX_PER_NODE = 120
 VALKEY_GROUP = 116  # streamCG and its empty PEL rax
@@ -258,7 +257,7 @@ class MemoryModel:
         header = self._header(key)  # robj + key sds + dictEntry
         if key.encoding == "int":
             return header
-        if key.value_bytes <= 44:  # embstr: robj + sdshdr8 + value + NUL in one allocation
+        if key.value_bytes <= EMBSTR_MAX_BYTES:  # embstr: robj + sdshdr8 + value + NUL in one allocation
             return header - self.robj + self._alloc_table[self.robj + 4 + key.value_bytes]
         return header + self.sds(key.value_bytes)
 
@@ -275,9 +274,9 @@ class MemoryModel:
         if nodes == 1:
             return self.quicklist_node + self._blob(total)
         per_item = total / length if length else 0.0
-        full = QUICKLIST_NODE_BYTES - per_item / 2
+        full = LIST_NODE_MAX_BYTES - per_item / 2
         last = total - (nodes - 1) * full
-        if 0 < last <= full and per_item < QUICKLIST_NODE_BYTES / 2:
+        if 0 < last <= full and per_item < LIST_NODE_MAX_BYTES / 2:
             return nodes * self.quicklist_node + (nodes - 1) * self._blob(int(full)) + self._blob(int(last))
         return nodes * (self.quicklist_node + self._blob(total // nodes))
 
@@ -362,7 +361,7 @@ class Redis6Model(MemoryModel):
         header = self._header(key)
         if key.encoding == "int":
             return header
-        if key.value_bytes <= 44:  # objectComputeSize: sdslen + 2 + sizeof(robj), not the allocation
+        if key.value_bytes <= EMBSTR_MAX_BYTES:  # objectComputeSize: sdslen + 2 + sizeof(robj), not the allocation
             return header + 2 + key.value_bytes
         return header + self.sds(key.value_bytes)
 
@@ -392,7 +391,7 @@ class Redis8Model(MemoryModel):
             return self._header(key)
         klen = len(key.name)  # type: ignore[arg-type]
         vlen = key.value_bytes
-        if vlen <= 44 and self.robj + klen + 3 + 4 + vlen <= self.embed_limit:
+        if vlen <= EMBSTR_MAX_BYTES and self.robj + klen + 3 + 4 + vlen <= self.embed_limit:
             # SET embeds the value without an expire slot; a TTL set afterwards uses spare room in the
             # allocation, or reallocates with the slot (still embedded while it fits a cache line)
             base = self.robj + 1 + _sds_size(klen) + 4 + vlen

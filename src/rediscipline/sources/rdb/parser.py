@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from types import TracebackType
 
 from rediscipline.model.location import SOURCE_RDB, Location
+from rediscipline.redis_meta.encodings import EMBSTR_MAX_BYTES, INT_STRING_MAX_BYTES
 from rediscipline.redis_meta.versions import EMBEDDED_KEY, REDIS, SMALL_SETS_AND_LISTS_AS_LISTPACK, VALKEY
 from rediscipline.sources.rdb.blobs import BlobError
 from rediscipline.sources.rdb.crc import Crc64
@@ -121,7 +122,7 @@ class RdbFile:
         return self
 
     def __exit__(
-        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
+        self, kind: type[BaseException] | None, value: BaseException | None, _traceback: TracebackType | None
     ) -> None:
         self.close()
 
@@ -234,6 +235,7 @@ class Walk:
         record = pos
         want_head = self.want_head
         embed_key = self.embed_key
+        int_max, embstr_max = INT_STRING_MAX_BYTES, EMBSTR_MAX_BYTES  # locals: read once per key below
         while True:
             if pos >= mark:
                 if pos > end:
@@ -265,12 +267,12 @@ class Walk:
                         size, start = b, p + 1
                     else:
                         size, start = (b & 0x3F) << 8 | buf[p + 1], p + 2
-                    value = buf[start : start + min(size, HEAD_BYTES)] if want_head or size <= 20 else None
+                    value = buf[start : start + min(size, HEAD_BYTES)] if want_head or size <= int_max else None
                     key = buf[pos + 2 : p]
                     pos = start + size
-                    if size <= 20 and size and value and value[0] in INT_START and is_int(value):
+                    if size <= int_max and size and value and value[0] in INT_START and is_int(value):
                         encoding = "int"
-                    elif size <= 44 if not embed_key else embstr(embed_key, n, size, expire is not None):
+                    elif size <= embstr_max if not embed_key else embstr(embed_key, n, size, expire is not None):
                         encoding = "embstr"
                     else:
                         encoding = "raw"

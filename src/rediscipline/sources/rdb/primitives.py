@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import mmap
 
+from rediscipline.redis_meta.encodings import EMBSTR_MAX_BYTES, INT_STRING_MAX_BYTES
 from rediscipline.sources.rdb.errors import RdbError
 
 #: Leading bytes of a string value kept as `RdbKey.head` (the rules' view of a value; see KeyFact.head).
@@ -20,7 +21,7 @@ MODULE_CHARSET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 
 
 #: Writers that embed the key (and its expiry) in the value's allocation, which moves the embstr limit:
-#: Redis 8 (kvobj) and Valkey 8.1+. Before them a string of at most 44 bytes is embstr, whatever the key.
+#: Redis 8 (kvobj) and Valkey 8.1+. Before them a string of at most EMBSTR_MAX_BYTES is embstr, whatever the key.
 EMBED_REDIS = 1
 EMBED_VALKEY = 2
 
@@ -38,7 +39,7 @@ def embstr(embed_key: int, key_length: int, value_length: int, expires: bool) ->
         if expires and key_length >= 108:
             return False
         return value_length <= (113 if key_length < 32 else 111) - key_length
-    return value_length <= 44
+    return value_length <= EMBSTR_MAX_BYTES
 
 
 #: The most LZF can inflate: a 3-byte back-reference token copies at most 264 bytes.
@@ -64,7 +65,7 @@ INT_MAX = 2**63 - 1
 
 def is_int(value: bytes) -> bool:
     """Would the server keep this string int-encoded (`string2ll` accepts it exactly)?"""
-    if not value or len(value) > 20:
+    if not value or len(value) > INT_STRING_MAX_BYTES:
         return False
     digits = value[1:] if value[:1] == b"-" else value
     if not digits.isdigit() or not digits.isascii():

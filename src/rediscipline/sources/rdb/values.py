@@ -11,6 +11,7 @@ from collections.abc import Callable
 from itertools import islice
 from typing import TYPE_CHECKING, TypeVar
 
+from rediscipline.redis_meta.encodings import INT_STRING_MAX_BYTES
 from rediscipline.sources.rdb import blobs
 from rediscipline.sources.rdb.blobs import BlobError
 from rediscipline.sources.rdb.errors import RdbError
@@ -73,7 +74,7 @@ def string_value(walk: Walk, _op: int, key: bytes) -> RdbKey:
         raise RdbError("string runs past the end of the file", walk.record)
     walk.pos = p + n
     encoding = "embstr" if embstr(walk.embed_key, len(key), n, walk.expire_pending) else "raw"
-    if n <= 20 and is_int(buf[p : p + n]):
+    if n <= INT_STRING_MAX_BYTES and is_int(buf[p : p + n]):
         encoding = "int"
     out = _key(walk, key, "string", encoding, n, n)
     if walk.want_head:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from rediscipline.api.common import settings_for
+from rediscipline.api.defaults import settings_for
 from rediscipline.api.driver import run
 from rediscipline.engine.runner import Engine
 from rediscipline.model.facts import KeyNames

@@ -128,7 +128,7 @@ KEYS_IMPORTS = (
     "rich.console",
     "rediscipline.rules",
     "rediscipline.api",
-    "rediscipline.cli.common",
+    "rediscipline.cli.options",
 )
 
 
@@ -168,7 +168,7 @@ def test_interrupt_through_the_console_script(tmp_path: Path) -> None:
 
 def test_interrupt_while_the_command_waits_for_input(tmp_path: Path) -> None:
     watched = Watched(["keys", "-"], tmp_path)
-    watched.wait_for_import("rediscipline.cli.common")
+    watched.wait_for_import("rediscipline.cli.options")
     assert watched.process.stdin is not None
     watched.process.stdin.write(b"user:profile:1\nUser:Name\n")
     watched.process.stdin.flush()
@@ -198,7 +198,7 @@ def test_sigint_ignored_at_start_stays_ignored(tmp_path: Path) -> None:
     watched = Watched(
         ["keys", "-", "--format", "json"], tmp_path, preexec=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)
     )
-    watched.wait_for_import("rediscipline.cli.common")
+    watched.wait_for_import("rediscipline.cli.options")
     watched.interrupt()
     assert watched.process.stdin is not None
     watched.process.stdin.write(b"user:profile:1\n")

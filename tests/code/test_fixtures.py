@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from rediscipline.api.code import CodeCheckOptions, check_code
-from rediscipline.api.common import settings_for
+from rediscipline.api.defaults import settings_for
 from rediscipline.model.finding import Finding
 from rediscipline.model.location import SOURCE_CODE
 from rediscipline.rules import default_registry

@@ -34,7 +34,7 @@ from pathlib import Path
 import pytest
 
 from rediscipline.api.code import CodeCheckOptions, check_code
-from rediscipline.api.common import settings_for
+from rediscipline.api.defaults import settings_for
 from rediscipline.model.finding import Finding
 from rediscipline.settings.loader import Overrides
 from rediscipline.settings.toml import load_toml_file

@@ -23,7 +23,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from rediscipline.api.common import settings_for
+from rediscipline.api.defaults import settings_for
 from rediscipline.api.keys import KeyInput, check_keys
 from rediscipline.api.live import LiveScanOptions, scan_live
 from rediscipline.api.rdb import RdbScanOptions, scan_rdb

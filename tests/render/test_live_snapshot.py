@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from rediscipline.api.common import settings_for
+from rediscipline.api.defaults import settings_for
 from rediscipline.api.driver import run
 from rediscipline.model.facts import EVIDENCE_COMMANDSTATS, EVIDENCE_SLOWLOG, VANISHED, CommandFact, KeyFact, KeySample
 from rediscipline.model.location import Location

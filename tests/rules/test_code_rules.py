@@ -16,12 +16,12 @@ from rediscipline.model.location import Location
 from rediscipline.model.text import Text
 from rediscipline.rules.base import CallRule, RuleContext
 from rediscipline.rules.batch.command_in_loop import CommandInLoop
-from rediscipline.rules.batch.common import batched_form
+from rediscipline.rules.batch.multi_key import batched_form
 from rediscipline.rules.command.scan_count import ScanCount
 from rediscipline.rules.options import build
+from rediscipline.rules.pubsub.blocking import is_zero
 from rediscipline.rules.pubsub.blocking_timeout import BlockingTimeout
-from rediscipline.rules.pubsub.common import is_zero
-from rediscipline.rules.ttl.common import keys_text, ttl_argument
+from rediscipline.rules.ttl.code_ttls import keys_text, ttl_argument
 from rediscipline.rules.ttl.constant_ttl import ConstantTtl
 from rediscipline.rules.ttl.set_then_expire import SetThenExpire
 from rediscipline.rules.ttl.write_without_ttl import WriteWithoutTtl

@@ -14,7 +14,7 @@ from rediscipline.model.keyname import SLOT_ANY, SLOT_INT, KeyTemplate, Placehol
 from rediscipline.model.keypattern import infer_parts
 from rediscipline.rules import default_registry
 from rediscipline.rules.base import RuleContext
-from rediscipline.rules.key.common import (
+from rediscipline.rules.key.template_parts import (
     byte_class,
     find_literal_bytes,
     is_camel_word,

@@ -10,8 +10,8 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.keypattern import infer_parts
 from rediscipline.model.location import Location
 from rediscipline.redis_meta.keyslot import hash_slot, hashtag_of
-from rediscipline.rules.key.common import scan_braces
 from rediscipline.rules.key.hashtag_slot_skew import _SkewAccumulator
+from rediscipline.rules.key.template_parts import scan_braces
 from tests.rules.casefile import Case, run_case
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rediscipline.api.common import settings_for
+from rediscipline.api.defaults import settings_for
 from rediscipline.api.keys import KeyInput, check_key_names, check_keys
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rediscipline.api.common import baseline_at, settings_for
+from rediscipline.api.defaults import baseline_at, settings_for
 from rediscipline.api.driver import run
 from rediscipline.model.report import Report
 from rediscipline.model.source import Source

@@ -14,9 +14,9 @@ import click
 from click.core import ParameterSource
 
 from rediscipline.cli.check import run_check, selection_options
-from rediscipline.cli.common import settings_options, writable_output
 from rediscipline.cli.exits import EXIT_ERROR
 from rediscipline.cli.keys import input_format_option
+from rediscipline.cli.options import settings_options, writable_output
 from rediscipline.cli.scan import scan_source_options
 from rediscipline.cli.usage import CommandGroup
 from rediscipline.suppress.baseline import write_baseline
@@ -79,7 +79,7 @@ def create_command(ctx: click.Context, /, *, output: Path, from_keys: bool, from
         findings, counted, problems = result.report.findings, f"{result.files} file(s)", bool(result.problems)
     else:
         from rediscipline.api import settings_for
-        from rediscipline.cli.common import overrides_from
+        from rediscipline.cli.options import overrides_from
 
         settings = settings_for(overrides_from(params))
         paths = tuple(params.get("paths") or ())

@@ -11,9 +11,9 @@ from typing import Any, TypeVar
 import click
 
 from rediscipline.api.code import CodeCheckOptions, CodeCheckResult, check_code
-from rediscipline.api.common import settings_for
-from rediscipline.cli.common import output_options, overrides_from, render_report, settings_options
+from rediscipline.api.defaults import settings_for
 from rediscipline.cli.exits import EXIT_ERROR
+from rediscipline.cli.options import output_options, overrides_from, render_report, settings_options
 from rediscipline.render import RENDERERS
 from rediscipline.settings.layering import Settings
 from rediscipline.sources.code.files import FileSelection

@@ -10,7 +10,7 @@ import click
 from rich.table import Table
 
 from rediscipline.api import settings_for
-from rediscipline.cli.common import overrides_from, plain_console, settings_options
+from rediscipline.cli.options import overrides_from, plain_console, settings_options
 from rediscipline.settings.presets import builtin_names, load_preset
 
 

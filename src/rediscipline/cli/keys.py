@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from rediscipline.api import KeyInput, check_keys, settings_for
-from rediscipline.cli.common import output_options, overrides_from, settings_options, write_report
+from rediscipline.cli.options import output_options, overrides_from, settings_options, write_report
 from rediscipline.model.report import Report
 from rediscipline.render import RENDERERS
 from rediscipline.settings.layering import Settings

@@ -10,7 +10,7 @@ import click
 from rich.markdown import Markdown
 from rich.table import Table
 
-from rediscipline.cli.common import plain_console
+from rediscipline.cli.options import plain_console
 from rediscipline.model.text import LANGUAGES
 from rediscipline.rules import default_registry
 from rediscipline.rules.base import FAMILIES, Rule

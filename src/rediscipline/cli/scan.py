@@ -11,14 +11,14 @@ from typing import Any, TypeVar
 import click
 
 from rediscipline.api import settings_for
-from rediscipline.cli.common import (
+from rediscipline.cli.exits import EXIT_ERROR
+from rediscipline.cli.options import (
     output_options,
     overrides_from,
     render_report,
     settings_options,
     write_report,
 )
-from rediscipline.cli.exits import EXIT_ERROR
 from rediscipline.model.report import Report
 from rediscipline.redis_meta.records import KEY_TYPES
 from rediscipline.render import RENDERERS

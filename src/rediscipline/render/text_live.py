@@ -10,7 +10,7 @@ from rediscipline.model.display import QUOTE_LIMIT, display_bytes, display_text,
 from rediscipline.model.keyspace import KeyspaceStats, TopKey
 from rediscipline.model.report import Report, ServerSummary
 from rediscipline.render.labels import label
-from rediscipline.render.units import human_bytes, human_count, share
+from rediscipline.render.numbers import human_bytes, human_count, share
 
 TOP_ROWS = 10
 

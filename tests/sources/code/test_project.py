@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rediscipline.api.code import CodeCheckOptions, check_code
-from rediscipline.api.common import settings_for
+from rediscipline.api.defaults import settings_for
 from rediscipline.settings.loader import Overrides
 from rediscipline.sources.code.files import SourceFile
 from rediscipline.sources.code.kinds import CLIENT_KIND

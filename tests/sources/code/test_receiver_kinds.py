@@ -11,7 +11,7 @@ import textwrap
 from pathlib import Path
 
 from rediscipline.api.code import CodeCheckOptions, check_code
-from rediscipline.api.common import settings_for
+from rediscipline.api.defaults import settings_for
 from rediscipline.settings.loader import Overrides
 from rediscipline.sources.code.extract import Facts, ModuleExtractor
 

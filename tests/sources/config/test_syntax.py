@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rediscipline.sources.config.settings import SettingProblem, accumulate, normalise
+from rediscipline.sources.config.server_settings import SettingProblem, accumulate, normalise
 from rediscipline.sources.config.syntax import SyntaxProblem, directive_lines, memory_bytes, split_args, strict_int
 
 

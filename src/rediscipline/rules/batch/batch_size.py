@@ -10,7 +10,7 @@ from rediscipline.model.finding import Violation
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import CallRule, RuleContext, rule
-from rediscipline.rules.batch.common import KEYS_PER_CALL, carries, first_key
+from rediscipline.rules.batch.multi_key import KEYS_PER_CALL, carries, first_key
 from rediscipline.rules.options import RuleOptions, option
 
 #: Multi-key and multi-element commands whose size is the caller's choice (the `commands` default).

@@ -10,9 +10,9 @@ from rediscipline.model.finding import Violation
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import CallRule, RuleContext, rule
-from rediscipline.rules.batch.common import COMMANDS_PER_PIPELINE, KEYS_PER_CALL, batched_form, first_key
+from rediscipline.rules.batch.multi_key import COMMANDS_PER_PIPELINE, KEYS_PER_CALL, batched_form, first_key
 from rediscipline.rules.options import RuleOptions, option
-from rediscipline.rules.pubsub.common import blocks, subscribes
+from rediscipline.rules.pubsub.blocking import blocks, subscribes
 
 
 @dataclass(frozen=True)

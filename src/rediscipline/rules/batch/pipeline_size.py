@@ -10,7 +10,7 @@ from rediscipline.model.finding import Violation
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import CallRule, RuleContext, rule
-from rediscipline.rules.batch.common import COMMANDS_PER_PIPELINE
+from rediscipline.rules.batch.multi_key import COMMANDS_PER_PIPELINE
 from rediscipline.rules.options import RuleOptions, option
 
 #: The call that sends what a pipeline queued (the code source reports the end of a `with` block as one).

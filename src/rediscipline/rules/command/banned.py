@@ -26,7 +26,7 @@ from rediscipline.model.finding import Violation
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import CommandRule, RuleContext, rule
-from rediscipline.rules.command.common import COMMAND_CHECKS, call_of, code_of, listed, measured, seen, shown
+from rediscipline.rules.command.evidence import COMMAND_CHECKS, call_of, code_of, listed, measured, seen, shown
 from rediscipline.rules.options import RuleOptions
 
 #: Evidence that the application itself sends the command (as opposed to an operator or Sentinel).

@@ -13,7 +13,7 @@ from rediscipline.model.namespace import NamespacePolicy
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import CallRule, RuleContext, rule
-from rediscipline.rules.key.common import show
+from rediscipline.rules.key.template_parts import show
 from rediscipline.rules.options import RuleOptions, option
 
 #: Progressive deletion of a collection of each type, in small steps.

@@ -9,7 +9,7 @@ from rediscipline.model.finding import Violation
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import CommandRule, RuleContext, rule
-from rediscipline.rules.command.common import CLIENT_CHECKS, from_client
+from rediscipline.rules.command.evidence import CLIENT_CHECKS, from_client
 from rediscipline.rules.options import RuleOptions
 
 #: Commands that carry a script's whole text (EVAL_RO is EVAL for read-only scripts, Redis ≥ 7).

@@ -12,7 +12,7 @@ from rediscipline.model.text import Text
 from rediscipline.redis_meta.command_table_generated import COMMANDS
 from rediscipline.redis_meta.records import READS_INDEX_RANGE, READS_LEX_RANGE, READS_SCORE_RANGE
 from rediscipline.rules.base import CommandRule, RuleContext, rule
-from rediscipline.rules.command.common import COMMAND_CHECKS, call_of, measured, seen, shown
+from rediscipline.rules.command.evidence import COMMAND_CHECKS, call_of, measured, seen, shown
 from rediscipline.rules.options import RuleOptions, option
 
 #: Range reads (the command table's `reads`) and how their two bounds are read: by index, by score or

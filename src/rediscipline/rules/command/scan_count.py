@@ -10,7 +10,7 @@ from rediscipline.model.finding import Violation
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import CallRule, RuleContext, rule
-from rediscipline.rules.key.common import show
+from rediscipline.rules.key.template_parts import show
 from rediscipline.rules.options import RuleOptions, option
 
 #: redis-py methods that page through a keyspace or a collection with a cursor.

@@ -9,7 +9,7 @@ from rediscipline.model.finding import Violation
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import CommandRule, RuleContext, rule
-from rediscipline.rules.command.common import COMMAND_CHECKS, measured, seen
+from rediscipline.rules.command.evidence import COMMAND_CHECKS, measured, seen
 from rediscipline.rules.options import RuleOptions
 
 #: Commands that only make sense with several logical databases.

@@ -10,7 +10,7 @@ from rediscipline.model.finding import Violation
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import CommandRule, RuleContext, rule
-from rediscipline.rules.command.common import CLIENT_CHECKS, from_client
+from rediscipline.rules.command.evidence import CLIENT_CHECKS, from_client
 from rediscipline.rules.options import RuleOptions, option
 
 _MESSAGES = {

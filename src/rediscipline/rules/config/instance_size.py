@@ -12,7 +12,7 @@ from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.model.units import human_bytes
 from rediscipline.rules.base import InstanceRule, RuleContext, rule
-from rediscipline.rules.config.common import CONFIG_CHECKS
+from rediscipline.rules.config.checks import CONFIG_CHECKS
 from rediscipline.rules.options import RuleOptions, option
 
 GB = 1024**3

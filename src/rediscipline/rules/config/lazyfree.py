@@ -11,7 +11,7 @@ from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import InstanceRule, RuleContext, rule
-from rediscipline.rules.config.common import CONFIG_CHECKS
+from rediscipline.rules.config.checks import CONFIG_CHECKS
 from rediscipline.rules.options import RuleOptions, option
 
 #: The settings that move the freeing of deleted values to a background thread, with what each covers.

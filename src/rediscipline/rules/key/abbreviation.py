@@ -12,7 +12,7 @@ from rediscipline.model.keyname import KeyTemplate, Segment
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.common import NAMING_CHECKS, quoted, segment_words, show
+from rediscipline.rules.key.template_parts import NAMING_CHECKS, quoted, segment_words, show
 from rediscipline.rules.options import RuleOptions, option
 
 #: Short forms every developer reads without a glossary: they never count as cryptic. Two-letter English

@@ -9,7 +9,13 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.common import NAMING_CHECKS, describe_words, is_camel_word, literal_words, snake_case
+from rediscipline.rules.key.template_parts import (
+    NAMING_CHECKS,
+    describe_words,
+    is_camel_word,
+    literal_words,
+    snake_case,
+)
 from rediscipline.rules.options import RuleOptions
 
 

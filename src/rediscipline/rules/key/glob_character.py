@@ -9,7 +9,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.common import NAMING_CHECKS, byte_class, describe_hits, find_literal_bytes
+from rediscipline.rules.key.template_parts import NAMING_CHECKS, byte_class, describe_hits, find_literal_bytes
 from rediscipline.rules.options import RuleOptions
 
 _GLOB = byte_class(b"*?[]")

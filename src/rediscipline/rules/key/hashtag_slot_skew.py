@@ -12,7 +12,7 @@ from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.redis_meta.keyslot import hash_slot, hashtag_of
 from rediscipline.rules.base import Accumulator, AggregateResult, AggregateRule, RuleContext, rule
-from rediscipline.rules.key.common import scan_braces, show
+from rediscipline.rules.key.template_parts import scan_braces, show
 from rediscipline.rules.options import RuleOptions, option
 
 #: Distinct constant tags tracked at once; when full, the tags with the fewest keys so far are dropped.

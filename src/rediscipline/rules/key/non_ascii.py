@@ -11,7 +11,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.common import NAMING_CHECKS, literal_runs, position, show
+from rediscipline.rules.key.template_parts import NAMING_CHECKS, literal_runs, position, show
 from rediscipline.rules.options import RuleOptions, option
 
 _HIGH = re.compile(rb"[\x80-\xff]+")

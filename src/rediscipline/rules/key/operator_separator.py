@@ -10,7 +10,13 @@ from rediscipline.model.keyname import KeyTemplate, Placeholder
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.common import NAMING_CHECKS, LiteralHit, byte_class, describe_hits, find_literal_bytes
+from rediscipline.rules.key.template_parts import (
+    NAMING_CHECKS,
+    LiteralHit,
+    byte_class,
+    describe_hits,
+    find_literal_bytes,
+)
 from rediscipline.rules.options import RuleOptions, option
 
 _WORDISH = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")

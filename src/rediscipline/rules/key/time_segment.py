@@ -11,7 +11,7 @@ from rediscipline.model.keyname import SLOT_DATE, SLOT_DATE_DASHED, SLOT_INT, Ke
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.common import NAMING_CHECKS, has_unknown, segment_label
+from rediscipline.rules.key.template_parts import NAMING_CHECKS, has_unknown, segment_label
 from rediscipline.rules.options import RuleOptions, option
 
 _TS_WIDTHS = {"seconds": (10,), "milliseconds": (13,), "either": (10, 13)}

@@ -12,7 +12,7 @@ from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.redis_meta.records import KEY_TYPES
 from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.common import NAMING_CHECKS, quoted, segment_label
+from rediscipline.rules.key.template_parts import NAMING_CHECKS, quoted, segment_label
 from rediscipline.rules.options import RuleOptions, option
 
 #: Non-canonical spellings of a type word. `map` and `dict` are left out on purpose: as a level they

@@ -9,9 +9,9 @@ from rediscipline.model.finding import Violation
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import CallRule, RuleContext, rule
-from rediscipline.rules.key.common import show
+from rediscipline.rules.key.template_parts import show
 from rediscipline.rules.options import RuleOptions
-from rediscipline.rules.pubsub.common import BLOCKING_POPS, PUBSUB_CHECKS, STREAM_READS, is_zero
+from rediscipline.rules.pubsub.blocking import BLOCKING_POPS, PUBSUB_CHECKS, STREAM_READS, is_zero
 
 _FOREVER = Text(
     "waits for ever: a consumer behind a dead connection or a failed-over server hangs without an error",

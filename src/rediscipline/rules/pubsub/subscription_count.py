@@ -11,7 +11,7 @@ from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import CallRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions, option
-from rediscipline.rules.pubsub.common import PUBSUB_CHECKS, SUBSCRIPTIONS
+from rediscipline.rules.pubsub.blocking import PUBSUB_CHECKS, SUBSCRIPTIONS
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from rediscipline.model.text import Text
 from rediscipline.redis_meta.commands import DANGEROUS_COMMANDS
 from rediscipline.rules.base import InstanceRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions, option
-from rediscipline.rules.security.common import shown_user
+from rediscipline.rules.security.users import shown_user
 
 #: What running each command does to a production instance, for the message.
 HARM = {

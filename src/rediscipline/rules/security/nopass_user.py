@@ -13,7 +13,7 @@ from rediscipline.model.text import Text
 from rediscipline.redis_meta.versions import ACL
 from rediscipline.rules.base import InstanceRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions
-from rediscipline.rules.security.common import shown_user
+from rediscipline.rules.security.users import shown_user
 
 #: Users named in the message; the rest are counted.
 SHOWN_USERS = 5

@@ -11,7 +11,7 @@ from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import CallRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions, option
-from rediscipline.rules.ttl.common import CODE_CHECKS, TTL_COMMANDS, command_name, keys_text, ttl_argument
+from rediscipline.rules.ttl.code_ttls import CODE_CHECKS, TTL_COMMANDS, command_name, keys_text, ttl_argument
 
 _JITTER = "ttl + random.randint(0, ttl // 10)"
 

@@ -10,7 +10,7 @@ from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import CallRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions
-from rediscipline.rules.ttl.common import CODE_CHECKS, command_name, keys_text
+from rediscipline.rules.ttl.code_ttls import CODE_CHECKS, command_name, keys_text
 
 #: The string writes that can take their TTL in the same command, and that one command.
 ONE_COMMAND = {

@@ -11,7 +11,7 @@ from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import CallRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions, option
-from rediscipline.rules.ttl.common import CODE_CHECKS, command_name, keys_text
+from rediscipline.rules.ttl.code_ttls import CODE_CHECKS, command_name, keys_text
 
 #: Writes that create the key when it does not exist (the default of the `commands` option).
 CREATING_WRITES = (

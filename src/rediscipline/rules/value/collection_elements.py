@@ -11,7 +11,7 @@ from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import FactRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions, option
-from rediscipline.rules.value.common import ELEMENT_NOUNS, VALUE_CHECKS, count_text, over_limit
+from rediscipline.rules.value.sizes import ELEMENT_NOUNS, VALUE_CHECKS, count_text, over_limit
 
 
 @dataclass(frozen=True)

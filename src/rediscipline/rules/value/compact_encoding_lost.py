@@ -15,7 +15,7 @@ from rediscipline.redis_meta.encodings import LIST_NODE_MAX_BYTES
 from rediscipline.redis_meta.versions import HASH_FIELD_TTL, LISTPACK_SETTINGS, SMALL_SETS_AND_LISTS_AS_LISTPACK, VALKEY
 from rediscipline.rules.base import FactRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions, option
-from rediscipline.rules.value.common import ELEMENT_NOUNS, STORED_CHECKS, count_text
+from rediscipline.rules.value.sizes import ELEMENT_NOUNS, STORED_CHECKS, count_text
 
 #: The encoding a collection falls back to when it outgrows its compact one.
 NON_COMPACT = {"hash": "hashtable", "zset": "skiplist", "set": "hashtable", "list": "quicklist"}

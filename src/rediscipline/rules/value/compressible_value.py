@@ -13,7 +13,7 @@ from rediscipline.model.text import Text
 from rediscipline.model.units import human_bytes
 from rediscipline.rules.base import FactRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions, option
-from rediscipline.rules.value.common import VALUE_CHECKS, is_text
+from rediscipline.rules.value.sizes import VALUE_CHECKS, is_text
 
 #: Heads shorter than this say little about a value's redundancy (zlib's own header is 6 bytes).
 MIN_SAMPLE = 256

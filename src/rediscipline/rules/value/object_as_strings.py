@@ -13,7 +13,7 @@ from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import Accumulator, AggregateResult, AggregateRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions, option
-from rediscipline.rules.value.common import VALUE_CHECKS, count_text
+from rediscipline.rules.value.sizes import VALUE_CHECKS, count_text
 
 #: Families (`user:*`) tracked at once; keys of further families are not looked at.
 TRACKED_FAMILIES = 2000

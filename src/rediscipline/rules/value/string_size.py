@@ -12,7 +12,7 @@ from rediscipline.model.text import Text
 from rediscipline.model.units import human_bytes
 from rediscipline.rules.base import FactRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions, option
-from rediscipline.rules.value.common import VALUE_CHECKS, is_dense_hll, over_limit
+from rediscipline.rules.value.sizes import VALUE_CHECKS, is_dense_hll, over_limit
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,7 @@ from rediscipline.sources.code.pairing import Pending, settle
 from rediscipline.sources.code.receivers import GUESSED_CLIENT, OTHER, Handle, Pipeline, handle_of
 from rediscipline.sources.code.scope import Scope
 from rediscipline.sources.code.values import element_exprs, int_of, is_constant_ttl, literal_of, size_of, template_parts
-from rediscipline.sources.urls import url_database
+from rediscipline.sources.url_database import url_database
 
 #: Connection pools: their `db=` (or URL path) is the database of every client built on them.
 POOLS = frozenset({"ConnectionPool", "BlockingConnectionPool"})

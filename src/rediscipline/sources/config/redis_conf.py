@@ -11,7 +11,7 @@ recurse until it crashes).
 What the fact holds:
 
 * `config`: what CONFIG GET would answer for every directive written, normalised (memory in bytes, `yes`/
-  `no`, lower-case enums, `hz` held between 1 and 500), plus the Redis 7 defaults (settings.DEFAULTS) for
+  `no`, lower-case enums, `hz` held between 1 and 500), plus the Redis 7 defaults (server_settings.DEFAULTS) for
   the settings the rules read that the file leaves out. Passwords are replaced by `(redacted)`.
 * `settings_origin`: setting → path and line of the line that decided it (`maxmemory`, `user default`,
   `rename-command keys`), so a finding points at the line to change; defaults have no line.
@@ -38,7 +38,7 @@ from rediscipline.model.display import display_bytes
 from rediscipline.model.location import SOURCE_CONFIG, Location
 from rediscipline.model.server import CHECK_ACCESS, CHECK_ACL, CHECK_INFO, ServerFact
 from rediscipline.redis_meta.commands import DANGEROUS_COMMANDS
-from rediscipline.sources.config import settings
+from rediscipline.sources.config import server_settings
 from rediscipline.sources.config.acl import AclUser
 from rediscipline.sources.config.acl_file import (
     DEFAULT_USER,
@@ -108,16 +108,16 @@ def _directive(conf: _Conf, named: Named, number: int, args: list[bytes], stack:
             raise SourceError(f"{where}: `user` needs a user name")
         add_user(conf.users, declare_user(args[1:], location, where), where)
     else:
-        _setting(conf, settings.canonical(name), args[1:], where, location)
+        _setting(conf, server_settings.canonical(name), args[1:], where, location)
 
 
 def _setting(conf: _Conf, name: str, values: list[bytes], where: str, location: Location) -> None:
     try:
-        if name in settings.ACCUMULATED:
-            value = settings.accumulate(name, conf.config.get(name), values)
+        if name in server_settings.ACCUMULATED:
+            value = server_settings.accumulate(name, conf.config.get(name), values)
         else:
-            value = settings.normalise(name, values)
-    except settings.SettingProblem as problem:
+            value = server_settings.normalise(name, values)
+    except server_settings.SettingProblem as problem:
         written = display_bytes(b" ".join(values), VALUE_LIMIT)
         raise SourceError(f"{where}: {name} {written}: {problem}") from None
     conf.config[name] = value
@@ -161,8 +161,8 @@ def _rename(conf: _Conf, where: str, location: Location, args: list[bytes]) -> N
 
 
 def _fact(conf: _Conf, named: Named) -> ServerFact:
-    config = {**settings.DEFAULTS, **conf.config}
-    for alias, name in settings.ALIASES.items():
+    config = {**server_settings.DEFAULTS, **conf.config}
+    for alias, name in server_settings.ALIASES.items():
         if name in config:
             config[alias] = config[name]
             if name in conf.origin:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rediscipline.model.code import CodeCall
 from rediscipline.model.text import Text
-from rediscipline.rules.key.common import show
+from rediscipline.rules.key.template_parts import show
 
 #: 000 §控制数量: at most 100 keys per request and 200 commands per pipeline batch; the messages use them.
 KEYS_PER_CALL = 100

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rediscipline.model.code import CodeCall, Literal
 from rediscipline.model.text import Text
-from rediscipline.rules.key.common import show
+from rediscipline.rules.key.template_parts import show
 
 #: Where the TTL rules on calls can be checked: only code shows the call site, its loop and its pipeline.
 CODE_CHECKS = ("code",)

@@ -17,8 +17,9 @@ import ast
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from rediscipline.sources.code.constructors import record_arguments
 from rediscipline.sources.code.definitions import parameters
-from rediscipline.sources.code.kinds import Kind, is_mock
+from rediscipline.sources.code.kinds import Kind
 
 if TYPE_CHECKING:
     from rediscipline.sources.code.module import ClassInfo, ModuleInfo
@@ -52,18 +53,7 @@ def record_calls(
         if callee is None:
             continue
         key, (positional, keyword_only), skip = callee
-        positional = positional[skip:]
-        given: list[tuple[str, ast.expr]] = []
-        for index, argument in enumerate(call.args):
-            if isinstance(argument, ast.Starred) or index >= len(positional):
-                break
-            given.append((positional[index], argument))
-        named = {*positional, *keyword_only}
-        given += [(k.arg, k.value) for k in call.keywords if k.arg is not None and k.arg in named]
-        for parameter, argument in given:
-            kind = info.value_kind(argument, cls, lookup)
-            if kind is not None and not (kind.cls is not None and is_mock(kind.cls)):
-                info.constructed.setdefault(key, {}).setdefault(parameter, set()).add(kind)
+        record_arguments(info, key, call.args, call.keywords, (positional[skip:], keyword_only), cls=cls, lookup=lookup)
 
 
 def function_key(info: ModuleInfo, function: str, cls: ClassInfo | None) -> str:

@@ -51,18 +51,34 @@ def record_constructions(
         built = _built(info, call, cls, function)
         if built is None:
             continue
-        owner, (positional, keyword_only), skip = built
-        given: list[tuple[str, ast.expr]] = []
-        for index, argument in enumerate(call.args[skip:]):
-            if isinstance(argument, ast.Starred) or index >= len(positional):
-                break
-            given.append((positional[index], argument))
-        named = {*positional, *keyword_only}
-        given += [(k.arg, k.value) for k in call.keywords if k.arg is not None and k.arg in named]
-        for parameter, argument in given:
-            kind = info.value_kind(argument, cls, lookup)
-            if kind is not None and not (kind.cls is not None and is_mock(kind.cls)):
-                info.constructed.setdefault(owner, {}).setdefault(parameter, set()).add(kind)
+        owner, signature, skip = built
+        record_arguments(info, owner, call.args[skip:], call.keywords, signature, cls=cls, lookup=lookup)
+
+
+def record_arguments(
+    info: ModuleInfo,
+    owner: str,
+    args: list[ast.expr],
+    keywords: list[ast.keyword],
+    signature: Parameters,
+    *,
+    cls: ClassInfo | None,
+    lookup: Callable[[str], Kind | None] | None,
+) -> None:
+    """Bind `args` and `keywords` to `signature` (up to the first `*args`) and record the kind of each bound
+    argument under `owner` in `info.constructed`; test doubles count neither way."""
+    positional, keyword_only = signature
+    given: list[tuple[str, ast.expr]] = []
+    for index, argument in enumerate(args):
+        if isinstance(argument, ast.Starred) or index >= len(positional):
+            break
+        given.append((positional[index], argument))
+    named = {*positional, *keyword_only}
+    given += [(k.arg, k.value) for k in keywords if k.arg is not None and k.arg in named]
+    for parameter, argument in given:
+        kind = info.value_kind(argument, cls, lookup)
+        if kind is not None and not (kind.cls is not None and is_mock(kind.cls)):
+            info.constructed.setdefault(owner, {}).setdefault(parameter, set()).add(kind)
 
 
 def _built(

@@ -5,22 +5,26 @@ plans what the sources read (`engine.plan`), feeds the engine through its one en
 suppressions, per-file ignores and the baseline (for every command: code, key lists, servers and dumps alike),
 has the engine judge the suppressions that suppressed nothing (SUP001), and builds the Report. The engine's
 result is never changed: the report is built beside it.
+
+A source of several parts read at once (`model.source.PartedSource`: the dumps of one scan) gives each part an
+engine of its own; once every source is read, their partials are merged into the run's engine, which finishes
+the run as if it had been fed every part in order (`engine.partial`).
 """
 
 from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 from rediscipline import __version__
 from rediscipline.engine.runner import Engine, EngineResult
 from rediscipline.model.finding import Finding
 from rediscipline.model.note import Note, note
 from rediscipline.model.report import LAYOUT_PATTERNS, LAYOUT_SITES, Report, RunInfo, ServerSummary, Stats
-from rediscipline.model.source import Source, SourceOutcome
+from rediscipline.model.source import PartedSource, PartRun, Source, SourceOutcome
 from rediscipline.rules import default_registry
 from rediscipline.rules.base import WHERE, ConfiguredRule
 from rediscipline.rules.registry import Registry
@@ -29,6 +33,8 @@ from rediscipline.settings.namespaces import options_set
 
 if TYPE_CHECKING:
     from rediscipline.suppress.baseline import Baseline
+
+T = TypeVar("T")
 
 
 def run(
@@ -52,17 +58,31 @@ def run(
     registry = registry or default_registry()
     places = {source.place for source in sources}
     checkable = tuple(r for r in settings.rules if places.intersection(r.rule.meta.where))
-    engine = Engine(
-        checkable,
-        settings.namespaces,
-        settings.key_ignores,
-        pattern_cap=settings.pattern_cap,
-        summary=summary,
-        catalog={cls.meta.id: cls.meta for cls in registry},
-        enabled=frozenset(r.id for r in settings.rules),
-    )
+    catalog = {cls.meta.id: cls.meta for cls in registry}
+    enabled = frozenset(r.id for r in settings.rules)
+
+    def engine_for(part: int) -> Engine:
+        return Engine(
+            checkable,
+            settings.namespaces,
+            settings.key_ignores,
+            pattern_cap=settings.pattern_cap,
+            summary=summary,
+            catalog=catalog,
+            enabled=enabled,
+            part=part,
+        )
+
+    engine = engine_for(0)
+    parts: list[Engine] = []
     for source in sources:
-        _consume(engine, source.facts(engine.plan))
+        if isinstance(source, PartedSource):
+            first = max((part.part for part in parts), default=0) + 1
+            parts += _consume_parts(source.runs(engine.plan), engine_for, first=first)
+        else:
+            _consume(engine.consume, source.facts(engine.plan))
+    for part in parts:
+        engine.merge(part.partial())
     result = engine.finish(sources[0].place if sources else "keys")
     outcomes = [source.outcome() for source in sources]
     notes = [n for outcome in outcomes for n in outcome.notes]
@@ -84,20 +104,36 @@ def run(
     return _report(result, kept, registry, run_info=run_info, notes=notes, outcomes=outcomes)
 
 
-def _consume(engine: Engine, facts: Iterator[Any]) -> None:
-    """Feed one source's facts to the engine. A Ctrl-C while the engine works is thrown into the source: a
-    source that can stop with a partial result (a live scan) returns, and any other lets it propagate."""
+def _consume(take: Callable[[Iterable[T]], None], items: Iterator[T]) -> None:
+    """Hand one source's facts (or runs) to `take`. A Ctrl-C while the engine works is thrown into the source:
+    a source that can stop with a partial result (a live scan) returns, and any other lets it propagate."""
     try:
-        engine.consume(facts)
+        take(items)
     except KeyboardInterrupt:
-        throw = getattr(facts, "throw", None)
+        throw = getattr(items, "throw", None)
         if throw is None:
             raise
         try:
             first = throw(KeyboardInterrupt())
         except StopIteration:
             return
-        engine.consume(itertools.chain((first,), facts))
+        take(itertools.chain((first,), items))
+
+
+def _consume_parts(runs: Iterator[PartRun], engine_for: Callable[[int], Engine], *, first: int) -> list[Engine]:
+    """Feed each part of a parted source to an engine of its own (parts `first`, `first + 1`... in the
+    source's order); returns the engines in that order."""
+    engines: dict[int, Engine] = {}
+
+    def take(items: Iterable[PartRun]) -> None:
+        for index, facts in items:
+            engine = engines.get(index)
+            if engine is None:
+                engine = engines[index] = engine_for(first + index)
+            engine.consume(facts)
+
+    _consume(take, runs)
+    return [engines[index] for index in sorted(engines)]
 
 
 def _unchecked(

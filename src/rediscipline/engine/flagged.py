@@ -6,6 +6,9 @@ of a pattern at the end, without naming them, so which of them were already flag
 added per pattern, at most up to that pattern's keys not already flagged: exact when the pattern has no
 per-key warning or when the aggregate covers all its keys, otherwise an upper bound. A pattern an aggregate
 names that holds no key itself (a family `user:*` over several patterns) is bounded by the whole keyspace.
+
+The counts of several parts of a run merge by adding up (`FlaggedKeys.merge`), per pattern as recorded:
+`fold` then resolves every pattern through the merged pattern table.
 """
 
 from __future__ import annotations
@@ -34,6 +37,15 @@ class FlaggedKeys:
             by_pattern = self._by_pattern
             count = 0
         by_pattern[pattern] = count + 1
+
+    def merge(self, other: FlaggedKeys) -> None:
+        """Add another part's counts; `other` is spent."""
+        self.keys += other.keys
+        by_pattern = self._by_pattern
+        for pattern, count in other._by_pattern.items():
+            by_pattern[pattern] = by_pattern.get(pattern, 0) + count
+        if len(by_pattern) >= FOLD_AT:
+            self.fold()
 
     def fold(self) -> None:
         """Move counts to the patterns they were merged into (keeps the table as small as the pattern table)."""

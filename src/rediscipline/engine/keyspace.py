@@ -2,6 +2,12 @@
 
 Everything here is O(1) per key and bounded in memory: per-type and per-bucket counters, a namespace table
 capped at NAMESPACE_CAP entries (the rest goes to `<other>`), and two top-K heaps.
+
+Collectors of several parts of a run (dumps, nodes) merge (`KeyspaceCollector.merge`) into what one collector
+fed every key gives: counters and sums (integers, so exact) add up, and the top-K heaps keep the K heaviest of
+both under one total order (weight, then the smallest db and name, then the key's other fields), so they are
+exact. The namespace table is exact while the parts' namespaces together stay within NAMESPACE_CAP; beyond,
+the namespaces with the most keys are kept and the rest counted as `<other>`.
 """
 
 from __future__ import annotations
@@ -31,26 +37,42 @@ TOP_KEYS = 20
 Z95 = 1.959964
 
 
-class _Descending:
-    """A (db, name) that sorts backwards: in a min-heap of (weight, _Descending) the entry evicted first among
-    equal weights is the largest name, and a reverse sort lists equal weights by ascending name."""
+class _Ranked:
+    """A top key that sorts backwards by (db, name, its other fields): in a min-heap of (weight, _Ranked) the
+    entry evicted first among equal weights is the largest name, and a reverse sort lists equal weights by
+    ascending name. The other fields break the remaining ties (the same key in two dumps of one server,
+    written at different times, differs in its TTL), so two entries are equal only when they are the same."""
 
-    __slots__ = ("db", "name")
+    __slots__ = ("key", "order", "top")
 
-    def __init__(self, db: int, name: bytes) -> None:
-        self.db, self.name = db, name
+    def __init__(self, top: TopKey) -> None:
+        self.top = top
+        self.key = (top.db or 0, top.name)
+        self.order = (
+            *self.key,
+            top.type or "",
+            _number(top.memory),
+            _number(top.length),
+            _number(top.ttl_ms),
+            top.encoding or "",
+        )
 
-    def __lt__(self, other: _Descending) -> bool:
-        return (self.db, self.name) > (other.db, other.name)
+    def __lt__(self, other: _Ranked) -> bool:
+        return self.order > other.order
 
-    def __le__(self, other: _Descending) -> bool:
-        return (self.db, self.name) >= (other.db, other.name)
+    def __le__(self, other: _Ranked) -> bool:
+        return self.order >= other.order
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Descending) and (self.db, self.name) == (other.db, other.name)
+        return isinstance(other, _Ranked) and self.order == other.order
 
     def __hash__(self) -> int:
-        return hash((self.db, self.name))
+        return hash(self.order)
+
+
+def _number(value: int | None) -> int:
+    """An optional field as a number that sorts below every value it can take (TTLs go down to -2)."""
+    return -3 if value is None else value
 
 
 @dataclass(slots=True)
@@ -87,17 +109,22 @@ class KeyspaceCollector:
         self._ttl: dict[Any, _Counter] = {}
         self._namespaces: dict[Any, _Counter] = {}
         self._encodings: dict[Any, _Counter] = {}
-        self._by_memory: list[tuple[int, _Descending, TopKey]] = []
-        self._by_length: list[tuple[int, _Descending, TopKey]] = []
-        self._sum_memory_sq = 0.0
+        self._by_memory: list[tuple[int, _Ranked]] = []
+        self._by_length: list[tuple[int, _Ranked]] = []
+        self._sum_memory_sq = 0
         self._persistent_keys = 0
         self._persistent_memory = 0
-        self._persistent_memory_sq = 0.0
+        self._persistent_memory_sq = 0
         self._sample: tuple[float, int] | None = None
         self._measured: frozenset[str] = frozenset()  # the summary's fields keys carry (see `note_fields`)
 
     def set_sampling(self, rate: float, population: int) -> None:
         self._sample = (rate, population)
+
+    @property
+    def sample_rate(self) -> float | None:
+        """The rate keys were sampled at (None: every key was read)."""
+        return self._sample[0] if self._sample is not None else None
 
     def add(self, fact: KeyFact, namespace: str | None, pattern: bytes) -> None:
         """Count one probed key; `namespace` is its declared namespace, else derived from its `pattern`.
@@ -110,12 +137,13 @@ class KeyspaceCollector:
         ttl = fact.ttl_ms
         has_ttl = ttl is not None and ttl >= 0
         self.keys += 1
-        if memory:
-            self._sum_memory_sq += memory * memory
-        if not has_ttl and ttl is not None:
-            self._persistent_keys += 1
-            self._persistent_memory += memory
-            self._persistent_memory_sq += memory * memory
+        if self._sample is not None:  # what only the estimates of a sampled scan need (it is set before keys)
+            if memory:
+                self._sum_memory_sq += memory * memory
+            if not has_ttl and ttl is not None:
+                self._persistent_keys += 1
+                self._persistent_memory += memory
+                self._persistent_memory_sq += memory * memory
         if namespace is None:
             namespace = self._namespace_cache.get(pattern)
             if namespace is None:
@@ -164,19 +192,68 @@ class KeyspaceCollector:
                 counter.with_ttl += with_ttl
         self._combinations.clear()
 
-    def _push(self, heap: list[tuple[int, _Descending, TopKey]], weight: int, fact: KeyFact) -> None:
+    def _push(self, heap: list[tuple[int, _Ranked]], weight: int, fact: KeyFact) -> None:
         """Keep the `top` heaviest keys; among equal weights the smallest (db, name), whatever the arrival
         order, so that files parsed in parallel give the same report as one after the other."""
         assert isinstance(fact.name, bytes)
-        order = _Descending(fact.db or 0, fact.name)
-        if len(heap) >= self.top and (weight, order) <= heap[0][:2]:
-            return
+        if len(heap) >= self.top:
+            lowest, ranked = heap[0]
+            if weight == lowest and (fact.db or 0, fact.name) > ranked.key:
+                return  # ranks below the lowest kept: decided before building anything
         top = TopKey(fact.name, fact.db, fact.type, fact.memory, fact.length, fact.ttl_ms, fact.encoding)
-        entry = (weight, order, top)
-        if len(heap) < self.top:
-            heapq.heappush(heap, entry)
-        else:
-            heapq.heapreplace(heap, entry)
+        _offer(heap, self.top, (weight, _Ranked(top)))
+
+    def merge(self, other: KeyspaceCollector) -> None:
+        """Fold another part's collector (same `top`, not finished) into this one; `other` is spent."""
+        self._sample = _merged_sampling(self, other)
+        self.keys += other.keys
+        self.skipped += other.skipped
+        self._sum_memory_sq += other._sum_memory_sq
+        self._persistent_keys += other._persistent_keys
+        self._persistent_memory += other._persistent_memory
+        self._persistent_memory_sq += other._persistent_memory_sq
+        self._measured |= other._measured
+        combinations = self._combinations
+        for combination, (keys, memory, elements, with_ttl) in other._combinations.items():
+            counter = combinations.get(combination)
+            if counter is None:
+                combinations[combination] = [keys, memory, elements, with_ttl]
+            else:
+                counter[0] += keys
+                counter[1] += memory
+                counter[2] += elements
+                counter[3] += with_ttl
+        self._namespace_seen |= other._namespace_seen
+        self._namespace_cache.clear()
+        if len(self._namespace_seen) > NAMESPACE_CAP:
+            self._cap_namespaces()
+        for entry in other._by_memory:
+            _offer(self._by_memory, self.top, entry)
+        for entry in other._by_length:
+            _offer(self._by_length, self.top, entry)
+
+    def _cap_namespaces(self) -> None:
+        """Keep the NAMESPACE_CAP derived namespaces with the most keys (then the smallest labels); count the
+        others as `<other>`."""
+        keys: dict[str, int] = {}
+        for combination, counter in self._combinations.items():
+            if combination[4] in self._namespace_seen:
+                keys[combination[4]] = keys.get(combination[4], 0) + counter[0]
+        ranked = sorted(keys, key=lambda label: (label == OTHER, -keys[label], label))
+        dropped = set(ranked[NAMESPACE_CAP:]) - {OTHER}
+        folded: dict[tuple[Any, ...], list[int]] = {}
+        for combination, counter in self._combinations.items():
+            label = OTHER if combination[4] in dropped else combination[4]
+            target = (*combination[:4], label)
+            into = folded.get(target)
+            if into is None:
+                folded[target] = counter
+            else:
+                for index, value in enumerate(counter):
+                    into[index] += value
+        self._combinations = folded
+        self._namespace_seen -= dropped
+        self._namespace_seen.add(OTHER)
 
     def finish(self) -> KeyspaceStats:
         self._fold()
@@ -205,8 +282,8 @@ class KeyspaceCollector:
             ttl_histogram=buckets(self._ttl, ttl_order),
             namespaces=buckets(self._namespaces),
             encodings=buckets({k or "?": v for k, v in self._encodings.items()}),
-            top_by_memory=tuple(entry[2] for entry in sorted(self._by_memory, reverse=True)),
-            top_by_length=tuple(entry[2] for entry in sorted(self._by_length, reverse=True)),
+            top_by_memory=tuple(entry[1].top for entry in sorted(self._by_memory, reverse=True)),
+            top_by_length=tuple(entry[1].top for entry in sorted(self._by_length, reverse=True)),
             skipped=self.skipped,
             sampling=self._sampling(),
             measured=self._measured,
@@ -223,6 +300,27 @@ class KeyspaceCollector:
             _estimate("memory without ttl", self._persistent_memory, self._persistent_memory_sq, rate),
         )
         return Sampling(rate, population, self.keys, estimates)
+
+
+def _offer(heap: list[tuple[int, _Ranked]], top: int, entry: tuple[int, _Ranked]) -> None:
+    """Put `entry` in a min-heap of the `top` greatest entries, if it belongs there."""
+    if len(heap) < top:
+        heapq.heappush(heap, entry)
+    elif entry > heap[0]:
+        heapq.heapreplace(heap, entry)
+
+
+def _merged_sampling(mine: KeyspaceCollector, other: KeyspaceCollector) -> tuple[float, int] | None:
+    """Parts sampled at one rate merge (their populations add up); parts sampled at different rates, or a
+    sampled part and a part with keys that was read whole, cannot make one estimate."""
+    if mine._sample is None or other._sample is None:
+        sampled, whole = (mine, other) if mine._sample is not None else (other, mine)
+        if sampled._sample is not None and whole.keys:
+            raise ValueError("a sampled part and a part read whole do not merge")
+        return sampled._sample
+    if mine._sample[0] != other._sample[0]:
+        raise ValueError(f"parts sampled at different rates ({mine._sample[0]} and {other._sample[0]}) do not merge")
+    return (mine._sample[0], mine._sample[1] + other._sample[1])
 
 
 def _estimate(name: str, total: float, sum_sq: float, rate: float) -> Estimate:

@@ -6,6 +6,15 @@ variable too, and they are merged into `user:*:profile`. Merging runs when the t
 once at the end; merged segments are remembered so later keys land in the merged pattern directly. If the
 table still passes the hard cap, further new patterns are counted under OVERFLOW_PATTERN and the report says
 so: memory stays bounded whatever the key space looks like.
+
+Tables of several parts of a run (dumps, nodes) merge (`PatternTable.merge`). While no part's table compacted
+on the way (each stayed below its soft cap) and their patterns together stay below it too, a merged table
+holds the same counts as one table fed every key, and the merges at the end (`compact`, a function of the set
+of patterns) are the same. Above the soft cap each part compacted on its own, at a point that depends on the
+order of its keys, as one pass does: the merged table learns every part's merges and compacts again, so it
+stays bounded, counts every key once and generalises the same families, but which patterns merge can differ
+from one pass and with the order of the merges (the driver merges parts in their order, so a run's report
+does not change from one run to the next).
 """
 
 from __future__ import annotations
@@ -25,7 +34,8 @@ class PatternTable:
         self.merge_at = merge_at  # distinct values in one segment position that make it a variable
         self.counts: dict[bytes, int] = {}
         self.overflow_keys = 0
-        self._redirect: dict[bytes, bytes] = {}
+        self._redirect: dict[bytes, bytes] = {}  # pattern inferred from a key → where such keys are counted
+        self._moved: dict[bytes, bytes] = {}  # pattern keys were counted under → what a compaction moved it into
         self._learned: set[tuple[int, int, tuple[bytes, ...]]] = set()  # (segments, position, the others)
         self._learned_shapes: dict[int, set[int]] = defaultdict(set)
 
@@ -52,10 +62,11 @@ class PatternTable:
 
     def canonical(self, pattern: bytes) -> bytes:
         """Where a pattern recorded earlier lives now (after merges)."""
-        seen = 0
-        while pattern in self._redirect and seen < 8:
-            pattern = self._redirect[pattern]
-            seen += 1
+        for _hop in range(8):
+            target = self._moved.get(pattern) or self._redirect.get(pattern)
+            if target is None:
+                break
+            pattern = target
         return pattern
 
     def _generalise(self, pattern: bytes) -> bytes:
@@ -73,8 +84,12 @@ class PatternTable:
                 changed = True
         return b":".join(segments) if changed else pattern
 
-    def compact(self) -> dict[bytes, bytes]:
-        """Merge patterns that differ in one segment with many values; returns old → new for this pass."""
+    def compact(self, *, remember_all: bool = False) -> dict[bytes, bytes]:
+        """Merge patterns that differ in one segment with many values; returns old → new for this pass.
+
+        Where each pattern went is remembered for `canonical` (up to `cap` of them while keys are fed;
+        `remember_all` for a merge of parts, whose structures are all keyed by the patterns it moves).
+        """
         moved: dict[bytes, bytes] = {}
         current = {p: p.split(b":") for p in self.counts if p != OVERFLOW_PATTERN}
         max_segments = max((len(s) for s in current.values()), default=0)
@@ -105,12 +120,55 @@ class PatternTable:
                 if old == new:
                     continue
                 self.counts[new] = self.counts.get(new, 0) + self.counts.pop(old, 0)
-                if len(self._redirect) < self.cap:
-                    self._redirect[old] = new
-            for source, target in list(self._redirect.items()):
-                if target in moved:
-                    self._redirect[source] = moved[target]
+                if remember_all or len(self._moved) < self.cap:
+                    self._moved[old] = new
+            for table in (self._redirect, self._moved):
+                for source, target in list(table.items()):
+                    if target in moved:
+                        table[source] = moved[target]
         return {old: new for old, new in moved.items() if old != new}
+
+    def merge(self, other: PatternTable) -> None:
+        """Fold another part's table (same caps) into this one; `other` is spent (see the module docstring).
+
+        Every pattern either table counted keys under stays resolvable through `canonical`: the groups,
+        counters and aggregates of both parts are keyed by them. The merged table is not fed keys afterwards:
+        the other's cache of inferred patterns is left behind.
+        """
+        new_rules = other._learned - self._learned
+        for size, position, others in new_rules:
+            self._learned.add((size, position, others))
+            self._learned_shapes[size].add(position)
+        if new_rules:  # patterns of this table that the other's merges cover move into them
+            moved = {p: g for p in self.counts if p != OVERFLOW_PATTERN and (g := self._generalise(p)) != p}
+            for old, new in moved.items():
+                self.counts[new] = self.counts.get(new, 0) + self.counts.pop(old)
+                self._moved[old] = new
+        counts = self.counts
+        for pattern, count in other.counts.items():
+            target = pattern if pattern == OVERFLOW_PATTERN else self._generalise(pattern)
+            if target != pattern:
+                self._moved[pattern] = target
+            counts[target] = counts.get(target, 0) + count
+        for source, target in other._moved.items():
+            self._moved.setdefault(source, target)
+        self.overflow_keys += other.overflow_keys
+        if len(counts) >= self.soft_cap:
+            self.compact(remember_all=True)
+        excess = len(counts) - (OVERFLOW_PATTERN in counts) - self.cap
+        if excess > 0:
+            self._overflow(excess)
+
+    def _overflow(self, excess: int) -> None:
+        """Count the `excess` smallest patterns (fewest keys, then the greatest bytes) as overflow: a merged
+        table keeps the cap of the one it merges into."""
+        counts = self.counts
+        ranked = sorted((p for p in counts if p != OVERFLOW_PATTERN), key=lambda p: (-counts[p], p))
+        for pattern in ranked[len(ranked) - excess :]:
+            count = self.counts.pop(pattern)
+            self.counts[OVERFLOW_PATTERN] = self.counts.get(OVERFLOW_PATTERN, 0) + count
+            self.overflow_keys += count
+            self._moved[pattern] = OVERFLOW_PATTERN
 
     def top(self, limit: int) -> list[tuple[bytes, int]]:
         return sorted(self.counts.items(), key=lambda item: (-item[1], item[0]))[:limit]

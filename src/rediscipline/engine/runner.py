@@ -7,6 +7,11 @@ per violation. Rules run only on a memo miss, once per distinct (template, type,
 
 The result (`finish`) is frozen. Suppression comments are not judged during the pass: the suppression step
 runs on the finished findings, and hands what it left unused back to `judge_suppressions`.
+
+An engine works on one part of a run (`part`: a dump, a node; the whole run when it has one part). What it
+accumulated is a mergeable value (`partial`, `engine.partial.Partial`): the engines of a run's parts each
+consume their part's facts, one of them merges the others' partials (`merge`) and finishes, which gives the
+report one engine fed every part in order would give.
 """
 
 from __future__ import annotations
@@ -14,10 +19,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from rediscipline.engine.flagged import FlaggedKeys
-from rediscipline.engine.groups import Group, Groups, ResolvedViolation, resolve
+from rediscipline.engine.groups import AFTER_EVERY_KEY, Group, Groups, ResolvedViolation, resolve
 from rediscipline.engine.keyspace import KeyspaceCollector, count_estimate
 from rediscipline.engine.patterns import PatternTable
 from rediscipline.engine.plan import plan_for
@@ -44,6 +49,7 @@ from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
 from rediscipline.rules.base import (
     Accumulator,
+    AggregateResult,
     AggregateRule,
     CallRule,
     CommandRule,
@@ -54,6 +60,9 @@ from rediscipline.rules.base import (
     RuleContext,
     SuppressionRule,
 )
+
+if TYPE_CHECKING:
+    from rediscipline.engine.partial import Partial
 
 MEMO_LIMIT = 200_000
 #: Resolved forms of the violations fact rules returned, by identity (most are shared: see `feed`).
@@ -107,15 +116,18 @@ class Engine:
         summary: bool = False,
         catalog: Mapping[str, RuleMeta] | None = None,
         enabled: frozenset[str] | None = None,
+        part: int = 0,
     ) -> None:
         """`summary`: the full keyspace summary is asked for (its fields join the plan); `catalog` and
-        `enabled`: every known rule and the ids enabled in the run (default: these rules), for SUP001."""
+        `enabled`: every known rule and the ids enabled in the run (default: these rules), for SUP001;
+        `part`: the index of the part of the run this engine is fed (see the module docstring)."""
+        self.part = part
         self.rules = list(rules)
         self.plan = plan_for((r.rule for r in self.rules), summary=summary)
         catalog = catalog if catalog is not None else {r.id: r.rule.meta for r in rules}
         enabled = enabled if enabled is not None else frozenset(r.id for r in self.rules)
         self.namespaces = tuple(namespaces)
-        scopes = Scopes(self.rules, self.namespaces, dict(key_ignores or {}), catalog, enabled)
+        scopes = Scopes(self.rules, self.namespaces, dict(key_ignores or {}), catalog, enabled, part=part)
         self._scopes = scopes
         self._scoped, self._scope_of, self._scope, self._context = scopes.scoped, scopes.of, scopes.get, scopes.context
         self._accumulators = scopes.accumulators
@@ -123,16 +135,16 @@ class Engine:
         self._fast: dict[bytes | tuple[bytes, str], tuple[_Verdict, tuple[int, ...]]] = {}
         self._resolved: dict[int, tuple[Violation, RuleContext[Any], ResolvedViolation]] = {}
         self.patterns = PatternTable(pattern_cap)
-        self.groups = Groups(examples)
-        self.keys = 0
+        self.groups = Groups(examples, part)
+        self.keys = 0  # also the arrival number of the latest key, which ranks examples (`groups`)
         self.flagged = FlaggedKeys(self.patterns.canonical)
         self.server: ServerFact | None = None
-        self._judged_servers = Groups(examples)  # findings of servers replaced by a later one (config files)
+        self._merged_servers: tuple[tuple[int, ServerFact], ...] = ()  # other parts' servers, judged at the end
+        self._judged_servers = Groups(examples, part)  # findings of servers replaced by a later one (config files)
         self._directives: list[FileDirectives] = []
         self._unreadable = UnreadableTally()
         self.keyspace = KeyspaceCollector()
         self._fields_left = FIELD_KEYS
-        self._sample_rate: float | None = None
         self._origin = Location("keys")
         self._started = time.perf_counter()
 
@@ -190,7 +202,6 @@ class Engine:
 
     def set_sampling(self, rate: float, population: int) -> None:
         """Keys are a Bernoulli sample of rate `rate` of `population` keys: report estimates with CIs."""
-        self._sample_rate = rate
         self.keyspace.set_sampling(rate, population)
 
     def skip(self, _vanished: Vanished | None = None) -> None:
@@ -296,7 +307,7 @@ class Engine:
                         self._resolved.clear()
                     self._resolved[id(found)] = (found, ctx, resolved)  # holding `found` keeps its id unique
                 flagged = flagged or resolved.severity >= Severity.WARNING
-                add(resolved, recorded, example, origin, None)
+                add(resolved, recorded, example, origin, self.keys)
         if flagged:
             self.flagged.add(recorded)
         for accumulator in verdict.accumulators:
@@ -321,9 +332,9 @@ class Engine:
         if cached is None or cached[0] != recorded:
             groups = self.groups
             cached = verdict.groups = (recorded, [groups.group_for(v, recorded) for v in verdict.violations])
-        limit = self.groups.examples
+        limit, rank = self.groups.examples, self.keys
         for group, violation in zip(cached[1], verdict.violations, strict=True):
-            group.count_key(violation, example, origin, line, limit)
+            group.count_key(violation, example, origin, line, limit, rank)
 
     def _feed_site_template(self, fact: KeyFact, name: KeyTemplate) -> None:
         """A key template at a place in code: its name violations become findings at that place."""
@@ -335,7 +346,7 @@ class Engine:
             if verdict.flags:
                 self.flagged.add(verdict.pattern)
             for resolved in verdict.violations:
-                self.groups.add_site(resolved, fact.origin, verdict.pattern, None)
+                self.groups.add_site(resolved, fact.origin, verdict.pattern, None, rank=self.keys)
 
     def feed_command(self, fact: CommandFact) -> None:
         """Check one command (from commandstats, the slow log or code).
@@ -348,9 +359,9 @@ class Engine:
             checked = cast(CommandRule[Any], configured.rule).check(fact, ctx)
             for resolved in self._resolve(configured, ctx, checked):
                 if at_site:
-                    self.groups.add_site(resolved, fact.origin, None, fact.name)
+                    self.groups.add_site(resolved, fact.origin, None, fact.name, rank=self.keys)
                 else:
-                    self.groups.add_subject(resolved, subject, fact.origin, example, fact.calls)
+                    self.groups.add_subject(resolved, subject, fact.origin, example, fact.calls, rank=self.keys)
 
     def feed_call(self, call: CodeCall) -> None:
         """Check one call site in code with the call rules, in the scope of its first key's namespace."""
@@ -360,7 +371,7 @@ class Engine:
         for configured, ctx in self._scope(scope).call_rules:
             checked = cast(CallRule[Any], configured.rule).check(call, ctx)
             for resolved in self._resolve(configured, ctx, checked):
-                self.groups.add_site(resolved, call.origin, pattern, subject)
+                self.groups.add_site(resolved, call.origin, pattern, subject, rank=self.keys)
 
     # -- evaluation ------------------------------------------------------------------------------------
 
@@ -411,33 +422,78 @@ class Engine:
         self._memo[memo_key] = memoised
         return memoised
 
+    # -- parts -----------------------------------------------------------------------------------------
+
+    def partial(self) -> Partial:
+        """What this engine accumulated, as a value that merges with another part's (its own structures:
+        feed the engine nothing more once its partial is merged into another)."""
+        from rediscipline.engine.partial import Partial  # loaded by runs of several parts only
+
+        return Partial(
+            part=self.part,
+            keys=self.keys,
+            patterns=self.patterns,
+            groups=self.groups,
+            flagged=self.flagged,
+            keyspace=self.keyspace,
+            unreadable=self._unreadable,
+            accumulators=self._accumulators,
+            servers=self._pending_servers(),
+            judged=self._judged_servers,
+            directives=tuple(self._directives),
+            started=self._started,
+        )
+
+    def _pending_servers(self) -> tuple[tuple[int, ServerFact], ...]:
+        """The servers judged at the end, by part: this engine's and those of the parts merged into it."""
+        own = ((self.part, self.server),) if self.server is not None else ()
+        return tuple(sorted(own + self._merged_servers, key=lambda item: item[0]))
+
+    def merge(self, other: Partial) -> None:
+        """Take in the partial of another part of this run (an engine with the same rules and settings);
+        `finish` then reports on every part merged so far. `other` is spent."""
+        merged = self.partial()
+        merged.merge(other)
+        self.keys = merged.keys
+        own = self.server
+        self._merged_servers = tuple(item for item in merged.servers if own is None or item[1] is not own)
+        self._directives = list(merged.directives)
+        self._started = merged.started
+
     # -- output ----------------------------------------------------------------------------------------
 
     def finish(self, source: str = SOURCE_KEYS) -> EngineResult:
-        """Compact patterns, flush aggregate rules, judge the server and return findings and statistics.
+        """Compact patterns, flush aggregate rules, judge the servers and return findings and statistics.
 
         `source` names where keys came from, for findings that have no example to say so (an aggregate's).
+        Aggregate results are taken in a fixed order (pattern, code, count), whichever order the accumulator
+        holds them in, so that merged parts report what one pass reports.
         """
-        self.groups.remap(self.patterns.compact())
+        self.patterns.compact(remember_all=True)
+        canonical = self.patterns.canonical
+        self.groups.remap(canonical)
         flagged_aggregates: list[tuple[bytes, int]] = []
+        rank = AFTER_EVERY_KEY
         for configured in self.rules:
             accumulator = self._accumulators.get(configured.id)
             if accumulator is None:
                 continue
             ctx = self._context(configured, None)
-            for result in accumulator.finish():
+            for result in sorted(accumulator.finish(), key=_result_order):
                 for resolved in self._resolve(configured, ctx, (result.violation,)):
-                    target = self.patterns.canonical(result.pattern)
-                    self.groups.add_counted(resolved, target, result.count, result.examples)
+                    target = canonical(result.pattern)
+                    self.groups.add_counted(resolved, target, result.count, result.examples, rank)
+                    rank += len(result.examples)
                     if resolved.severity >= Severity.WARNING:
                         flagged_aggregates.append((target, result.count))
         flagged = self.flagged.total(flagged_aggregates, self.patterns.counts, self.keys)
         keyspace = self.keyspace.finish() if self.keyspace.keys else None  # some key carried probed fields
-        if self.server is not None:
-            self._judge_server(self.server, keyspace, self.groups)
+        servers = [server for _part, server in self._pending_servers()]  # this part's and the merged parts'
+        for server in servers:
+            self._judge_server(server, keyspace, self.groups)
         findings = self._judged_servers.findings(source) + self.groups.findings(source)
-        if self._sample_rate is not None:
-            rate = self._sample_rate
+        rate = self.keyspace.sample_rate
+        if rate is not None:
             findings = [
                 replace(f, estimate=count_estimate(f.count, rate)) if f.pattern is not None else f for f in findings
             ]
@@ -449,7 +505,7 @@ class Engine:
             elapsed_seconds=round(time.perf_counter() - self._started, 3),
             top_patterns=tuple(PatternStat(p, c) for p, c in self.patterns.top(10)),
             keys_flagged=flagged,
-            score=score(self.keys, flagged, findings, has_server=self.server is not None),
+            score=score(self.keys, flagged, findings, has_server=bool(servers)),
             keyspace=keyspace,
         )
         unreadable = self._unreadable.summary(self.patterns.canonical, self.rules)
@@ -465,14 +521,18 @@ class Engine:
                 resolved = self._resolve_one(configured, ctx, violation)
                 if in_file:
                     origin = server.settings_origin.get(violation.setting or "", server.origin)
-                    groups.add_site(resolved, origin, None, violation.setting or slug)
+                    groups.add_site(resolved, origin, None, violation.setting or slug, rank=self.keys)
                 else:
-                    groups.add_subject(resolved, (slug, ""), server.origin, None, 1)
+                    groups.add_subject(resolved, (slug, ""), server.origin, None, 1, rank=self.keys)
 
     def judge_suppressions(self, unused: Iterable[UnusedSuppression]) -> tuple[Finding, ...]:
         """Findings of the suppression rules (SUP001) on what the suppression step left unused (`suppressions`)."""
         rules = [c for c in self.rules if isinstance(c.rule, SuppressionRule)]
         return suppression_findings(rules, self._scopes, unused, self.groups.examples)
+
+
+def _result_order(result: AggregateResult) -> tuple[bytes, str, int, tuple[bytes, ...]]:
+    return (result.pattern, result.violation.code, -result.count, tuple(e.name for e in result.examples))
 
 
 def _command_line(fact: CommandFact) -> bytes | None:

@@ -2,7 +2,7 @@
 
 A scope holds the enabled rules sorted by kind, each with its `RuleContext` (options, severity, the namespace
 policy, the server), built once per scope and reused for every key in it. Aggregate rules share one
-accumulator per rule across scopes.
+accumulator per rule across scopes, told the part of the run it is fed (`Accumulator.part`).
 """
 
 from __future__ import annotations
@@ -73,8 +73,11 @@ class Scopes:
         key_ignores: Mapping[str, frozenset[str]],
         catalog: Mapping[str, RuleMeta],
         enabled: frozenset[str],
+        *,
+        part: int = 0,
     ) -> None:
         self.rules = rules
+        self.part = part
         self.namespaces = tuple(namespaces)
         self._ns_matcher = GlobMatcher([ns.pattern for ns in self.namespaces]) if self.namespaces else None
         self._ignore_globs = [GlobMatcher([glob]) for glob in key_ignores]
@@ -130,6 +133,7 @@ class Scopes:
                 accumulator = self.accumulators.get(configured.id)
                 if accumulator is None:
                     accumulator = self.accumulators[configured.id] = rule.accumulator(ctx)
+                    accumulator.part = self.part
                 built.aggregates.append((configured, ctx, accumulator))
         self._built[key] = built
         return built

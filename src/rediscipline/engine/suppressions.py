@@ -42,5 +42,5 @@ def suppression_findings(
                 context=directive.text(),
             )
             for violation in rule.check(items, ctx):
-                groups.add_site(resolve(configured, ctx, violation), location, None, None)
+                groups.add_site(resolve(configured, ctx, violation), location, None, None, rank=0)
     return tuple(groups.findings(SOURCE_CODE))

@@ -3,6 +3,9 @@
 A user limited by ACL key patterns (`~app:*`) still lists every key with SCAN, and every probe of a key
 outside its patterns answers NOPERM. Such a key is neither vanished nor clean: its name is checked by the name
 rules, and the report says how many keys, of which patterns, and which enabled rules could not judge them.
+
+Tallies of several parts merge by adding up (`UnreadableTally.merge`): exact while their patterns together
+stay within PATTERNS_KEPT; beyond, the patterns with the most keys are kept (the total stays exact).
 """
 
 from __future__ import annotations
@@ -29,6 +32,16 @@ class UnreadableTally:
         count = self._patterns.get(pattern)
         if count is not None or len(self._patterns) < PATTERNS_KEPT:
             self._patterns[pattern] = (count or 0) + 1
+
+    def merge(self, other: UnreadableTally) -> None:
+        """Add another part's tally; `other` is spent."""
+        self.keys += other.keys
+        patterns = self._patterns
+        for pattern, count in other._patterns.items():
+            patterns[pattern] = patterns.get(pattern, 0) + count
+        if len(patterns) > PATTERNS_KEPT:
+            ranked = sorted(patterns.items(), key=lambda item: (-item[1], item[0]))
+            self._patterns = dict(ranked[:PATTERNS_KEPT])
 
     def summary(self, canonical: Callable[[bytes], bytes], rules: Sequence[ConfiguredRule]) -> UnreadableKeys | None:
         """The keys, their most common patterns (as merged at the end), and the rules that could not judge them."""

@@ -3,13 +3,18 @@
 A source reads the run's ProbePlan and yields facts; the driver (`api.driver.run`) hands them to the engine
 through one entry, and asks the source afterwards what it learned about the run (`outcome`): the server it
 looked at, why its coverage is partial, its notes. Sources never see rules, the engine or the report.
+
+A source whose input comes in parts read at once (the dumps of one scan, parsed side by side by worker
+processes; the nodes of a cluster) is a `PartedSource`: it hands out its facts in runs, each run from one
+part, and the driver gives each part an engine of its own and merges what they found before the report is
+built, so that the report does not depend on how the parts' facts interleaved.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from rediscipline.model.code import CodeCall, FileDirectives
 from rediscipline.model.facts import CommandFact, KeyFact, KeyNames, KeySample, UnreadableKey, Vanished
@@ -62,4 +67,20 @@ class Source(Protocol):
     def outcome(self) -> SourceOutcome: ...
 
 
-__all__ = ["Fact", "Source", "SourceOutcome"]
+#: A run of facts of one part: (the part's index in the source, the facts). Runs of one part come in order.
+PartRun = tuple[int, Iterable[Fact]]
+
+
+@runtime_checkable
+class PartedSource(Source, Protocol):
+    """A source of several parts read at once (see the module docstring).
+
+    `runs(plan)` yields its facts as runs of one part each, in whatever order the parts produce them; the
+    facts of one part, taken in order over its runs, are what a source of that part alone would yield.
+    `facts(plan)` still yields every fact, as one stream.
+    """
+
+    def runs(self, plan: ProbePlan) -> Iterator[PartRun]: ...
+
+
+__all__ = ["Fact", "PartRun", "PartedSource", "Source", "SourceOutcome"]

@@ -4,7 +4,7 @@
   and the namespace policy, so the engine evaluates it once per distinct template, not once per key.
 * `FactRule` judges one key fact with all its probed fields (type, sizes, encoding, TTL, idle time).
 * `AggregateRule` folds many facts into a bounded accumulator and reports at the end (slot skew,
-  expiry cliffs).
+  expiry cliffs); the accumulators of the parts of a run (dumps, nodes) merge.
 * `CommandRule` judges one command: seen in code or on a server (commandstats, slow log).
 * `CallRule` judges one call site in source code with what only the code shows (TTL options, loops, batches).
 * `InstanceRule` judges a whole server once, at the end, from its `ServerFact` and the keyspace statistics.
@@ -133,14 +133,49 @@ class AggregateResult:
     examples: tuple[Example, ...] = ()
 
 
+#: An example an accumulator keeps, with the part of the run its key came from (`Accumulator.part`).
+PartExample = tuple[int, Example]
+
+
 class Accumulator:
-    """Bounded state of an aggregate rule for one run."""
+    """Bounded state of an aggregate rule for one part of a run (a dump, a node; the whole run when it has one).
+
+    Accumulators of the parts of a run merge (`merge`) into what one accumulator fed every part in order gives,
+    as long as no part reached the accumulator's bounds (its documented caps; past them a merged result keeps
+    the rule's guarantees, never inventing a finding, but may differ from one pass). `part` is the index of the
+    part whose facts it is fed (the engine sets it): the examples it keeps carry it, so that a merge keeps the
+    earliest ones whichever order the parts are merged in.
+    """
+
+    part: int = 0
 
     def add(self, fact: KeyFact, pattern: bytes) -> None:
         raise NotImplementedError
 
+    def merge(self, other: Accumulator) -> None:
+        """Fold the accumulator of another part (same rule, same options) into this one; `other` is spent."""
+        raise NotImplementedError
+
     def finish(self) -> Iterable[AggregateResult]:
         raise NotImplementedError
+
+
+def earliest(first: list[PartExample], second: list[PartExample], limit: int) -> list[PartExample]:
+    """The first `limit` examples of two lists, each in arrival order within its parts: by part, what one pass
+    over the parts in order keeps (two lists never hold examples of the same part)."""
+    if not second:
+        return first[:limit]
+    if not first:
+        return second[:limit]
+    return sorted(first + second, key=_part)[:limit]
+
+
+def _part(example: PartExample) -> int:
+    return example[0]
+
+
+def examples_of(kept: Iterable[PartExample]) -> tuple[Example, ...]:
+    return tuple(example for _part, example in kept)
 
 
 class AggregateRule(Rule[OptionsT]):

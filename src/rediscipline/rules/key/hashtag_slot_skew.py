@@ -11,7 +11,16 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.redis_meta.keyslot import hash_slot, hashtag_of
-from rediscipline.rules.base import Accumulator, AggregateResult, AggregateRule, RuleContext, rule
+from rediscipline.rules.base import (
+    Accumulator,
+    AggregateResult,
+    AggregateRule,
+    PartExample,
+    RuleContext,
+    earliest,
+    examples_of,
+    rule,
+)
 from rediscipline.rules.key.template_parts import scan_braces, show
 from rediscipline.rules.options import RuleOptions, option
 
@@ -29,15 +38,34 @@ class SlotSkewOptions(RuleOptions):
 
 @dataclass(slots=True)
 class _Tag:
-    """Keys seen so far with one constant tag: the total, per pattern, and a few examples per pattern."""
+    """Keys seen so far with one constant tag: the total, per pattern, and a few examples per pattern (the
+    first example of a pattern is its first key, so it tells the part the pattern was first seen in)."""
 
     total: int = 0
     patterns: dict[bytes, int] = field(default_factory=dict)
-    examples: dict[bytes, list[Example]] = field(default_factory=dict)
+    examples: dict[bytes, list[PartExample]] = field(default_factory=dict)
+
+    def merge(self, other: _Tag) -> None:
+        """Add another part's keys: the first PATTERNS_PER_TAG patterns in the order one pass would have met
+        them (by the part of their first key, then as each part met them), with the earliest examples."""
+        self.total += other.total
+        first: dict[bytes, tuple[int, int]] = {}
+        for side in (self, other):
+            for position, (pattern, examples) in enumerate(side.examples.items()):
+                seen = (examples[0][0], position)
+                if pattern not in first or seen < first[pattern]:
+                    first[pattern] = seen
+        kept = sorted(first, key=first.__getitem__)[:PATTERNS_PER_TAG]
+        self.patterns = {p: self.patterns.get(p, 0) + other.patterns.get(p, 0) for p in kept}
+        self.examples = {p: earliest(self.examples.get(p, []), other.examples.get(p, []), EXAMPLES) for p in kept}
 
 
 class _SkewAccumulator(Accumulator):
-    """Counts keys per constant tag in a bounded table (see `TRACKED_TAGS`)."""
+    """Counts keys per constant tag in a bounded table (see `TRACKED_TAGS`).
+
+    Merging is exact while no part tracked more than TRACKED_TAGS tags or met more than PATTERNS_PER_TAG
+    patterns of one tag.
+    """
 
     def __init__(self, min_keys: int, capacity: int = TRACKED_TAGS) -> None:
         self.min_keys = min_keys
@@ -64,7 +92,18 @@ class _SkewAccumulator(Accumulator):
             return
         examples = entry.examples[pattern]
         if len(examples) < EXAMPLES:
-            examples.append(Example(name if isinstance(name, bytes) else pattern, fact.origin))
+            examples.append((self.part, Example(name if isinstance(name, bytes) else pattern, fact.origin)))
+
+    def merge(self, other: Accumulator) -> None:
+        assert isinstance(other, _SkewAccumulator)
+        for tag, theirs in other.tags.items():
+            mine = self.tags.get(tag)
+            if mine is None:
+                if len(self.tags) >= self.capacity:
+                    self._prune()
+                self.tags[tag] = theirs
+            else:
+                mine.merge(theirs)
 
     def _prune(self) -> None:
         """Drop the tags with the fewest keys so far until at least a quarter of the table is free.
@@ -97,7 +136,7 @@ class _SkewAccumulator(Accumulator):
                     "如果多 Key 操作不需要这些 Key 在一起，则去掉括号",
                 )
                 violation = Violation("constant-tag", message, value=entry.total)
-                yield AggregateResult(pattern, violation, count, tuple(entry.examples[pattern]))
+                yield AggregateResult(pattern, violation, count, examples_of(entry.examples[pattern]))
 
 
 @rule(

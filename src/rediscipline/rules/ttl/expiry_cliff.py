@@ -5,13 +5,23 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from typing import Any
 
 from rediscipline.model.facts import KeyFact
 from rediscipline.model.finding import Example, Violation
 from rediscipline.model.location import Location
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
-from rediscipline.rules.base import Accumulator, AggregateResult, AggregateRule, RuleContext, rule
+from rediscipline.rules.base import (
+    Accumulator,
+    AggregateResult,
+    AggregateRule,
+    PartExample,
+    RuleContext,
+    earliest,
+    examples_of,
+    rule,
+)
 from rediscipline.rules.options import RuleOptions, option
 
 #: Keys with less than this left are not placed in one-second buckets: a pattern of short-lived keys
@@ -42,44 +52,76 @@ class ExpiryCliffOptions(RuleOptions):
     )
 
 
+#: A counter is one list: the count, then (part, name, origin) of each of the first EXAMPLES keys it counted,
+#: flat, so that a new counter costs one allocation (most counters of a spread-out pattern live briefly).
+_FULL = 1 + 3 * EXAMPLES
+
+
 @dataclass(slots=True)
 class _Buckets:
-    """Keys per time bucket in at most `capacity` Misra–Gries counters, and examples of the fullest one.
+    """Keys per time bucket in at most `capacity` Misra–Gries counters, each with the first keys it counted.
 
     When a key falls into a new bucket and every counter is taken, all counters drop by one (empty ones are
     freed) and the key is not counted. Each drop discards `capacity + 1` keys, so it happens at most
     n / (capacity + 1) times: a count is never too high and at most n / (capacity + 1) too low, a bucket
     holding more than that share always survives, and the counts are exact while the pattern's keys fall
     into no more than `capacity` distinct buckets.
+
+    Counters of two parts merge as Misra–Gries summaries do: counts add up, and when more than `capacity`
+    remain, the (capacity + 1)-th largest count is taken off every counter and the empty ones freed, which
+    keeps the same error bound; while the parts' keys fall into no more than `capacity` buckets in all, the
+    merge is exact.
     """
 
     capacity: int
-    counts: dict[int, int] = field(default_factory=dict)
-    lead: int | None = None  # the bucket with the most keys so far
-    examples: list[Example] = field(default_factory=list)
+    counts: dict[int, list[Any]] = field(default_factory=dict)  # bucket → counter (see _FULL)
 
-    def add(self, bucket: int, name: bytes, origin: Location) -> None:
+    def add(self, bucket: int, name: bytes, origin: Location, part: int) -> None:
         counts = self.counts
-        if bucket in counts:
-            counts[bucket] += 1
+        counter = counts.get(bucket)
+        if counter is not None:
+            counter[0] += 1
+            if len(counter) < _FULL:
+                counter += (part, name, origin)
         elif len(counts) < self.capacity:
-            counts[bucket] = 1
+            counts[bucket] = [1, part, name, origin]
         else:
-            self.counts = {b: c - 1 for b, c in counts.items() if c > 1}
-            if self.lead not in self.counts:
-                self.lead, self.examples = None, []
-            return
-        lead = self.lead
-        if bucket == lead:
-            if len(self.examples) < EXAMPLES:
-                self.examples.append(Example(name, origin))
-        elif lead is None or counts[bucket] > counts[lead]:
-            self.lead, self.examples = bucket, [Example(name, origin)]
+            self.counts = kept = {key: counter for key, counter in counts.items() if counter[0] > 1}
+            for counter in kept.values():
+                counter[0] -= 1
 
-    def fullest(self) -> tuple[int, int] | None:
-        """(bucket, keys) of the fullest bucket, or None when nothing was counted."""
-        lead = self.lead
-        return None if lead is None else (lead, self.counts[lead])
+    def merge(self, other: _Buckets) -> None:
+        counts = self.counts
+        for bucket, theirs in other.counts.items():
+            mine = counts.get(bucket)
+            if mine is None:
+                counts[bucket] = theirs
+            else:
+                mine[1:] = _flat(earliest(_examples(mine), _examples(theirs), EXAMPLES))
+                mine[0] += theirs[0]
+        if len(counts) > self.capacity:
+            cut = sorted((counter[0] for counter in counts.values()), reverse=True)[self.capacity]
+            kept = {}
+            for bucket, counter in counts.items():
+                if counter[0] > cut:
+                    counter[0] -= cut
+                    kept[bucket] = counter
+            self.counts = kept
+
+    def fullest(self) -> tuple[int, int, tuple[Example, ...]] | None:
+        """(bucket, keys, first keys) of the fullest bucket, the earliest among equals; None when empty."""
+        if not self.counts:
+            return None
+        bucket, counter = max(self.counts.items(), key=lambda item: (item[1][0], -item[0]))
+        return bucket, counter[0], examples_of(_examples(counter))
+
+
+def _examples(counter: list[Any]) -> list[PartExample]:
+    return [(counter[i], Example(counter[i + 1], counter[i + 2])) for i in range(1, len(counter), 3)]
+
+
+def _flat(examples: list[PartExample]) -> list[Any]:
+    return [field for part, example in examples for field in (part, example.name, example.location)]
 
 
 @dataclass(slots=True)
@@ -108,9 +150,22 @@ class _CliffAccumulator(Accumulator):
             entry = self.patterns[pattern] = _Pattern()
         entry.keys += 1
         if left >= SECOND_HORIZON_MS:
-            entry.seconds.add(expire_at // 1000, name, fact.origin)
+            entry.seconds.add(expire_at // 1000, name, fact.origin, self.part)
         if left >= MINUTE_HORIZON_MS:
-            entry.minutes.add(expire_at // 60_000, name, fact.origin)
+            entry.minutes.add(expire_at // 60_000, name, fact.origin, self.part)
+
+    def merge(self, other: Accumulator) -> None:
+        assert isinstance(other, _CliffAccumulator)
+        for pattern, theirs in other.patterns.items():
+            mine = self.patterns.get(pattern)
+            if mine is None:
+                if len(self.patterns) >= self.capacity:
+                    self._prune()
+                self.patterns[pattern] = theirs
+            else:
+                mine.keys += theirs.keys
+                mine.seconds.merge(theirs.seconds)
+                mine.minutes.merge(theirs.minutes)
 
     def _prune(self) -> None:
         """Drop the patterns with the fewest keys so far until at least a quarter of the table is free.
@@ -146,7 +201,7 @@ def _cliff(pattern: bytes, code: str, buckets: _Buckets, keys: int, limit: float
     fullest = buckets.fullest()
     if fullest is None or fullest[1] <= limit * keys:
         return None
-    start, count = fullest
+    start, count, examples = fullest
     scale, layout, unit_en, unit_zh = _UNITS[code]
     when = datetime.fromtimestamp(start * scale, tz=timezone.utc).strftime(layout)
     share = count / keys
@@ -158,7 +213,7 @@ def _cliff(pattern: bytes, code: str, buckets: _Buckets, keys: int, limit: float
         f"（{when}）：集中过期会阻塞主线程，并让所有读请求同时打到后端；请在 TTL 上加随机值（例如 ±10%）",
     )
     violation = Violation(code, message, value=round(share * 100, 1))
-    return AggregateResult(pattern, violation, count, tuple(buckets.examples))
+    return AggregateResult(pattern, violation, count, examples)
 
 
 @rule(
@@ -193,7 +248,8 @@ class ExpiryCliff(AggregateRule[ExpiryCliffOptions]):
     Memory is bounded: at most 4096 patterns are tracked (when full, the quarter with the fewest keys is
     dropped), each with 128 per-second and 32 per-minute Misra–Gries counters. A share is exact while a
     pattern's keys fall into no more than that many distinct seconds (minutes); otherwise it may be
-    under-estimated by at most 1/129 (1/33), so a reported cliff is always real.
+    under-estimated by at most 1/129 (1/33), so a reported cliff is always real. The examples are the first
+    keys of the reported second (minute); among seconds with as many keys, the earliest is reported.
 
     ## Why is this bad?
     Redis deletes expired keys on its main thread. When a whole family of keys reaches its expiry together

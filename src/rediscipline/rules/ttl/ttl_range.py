@@ -12,7 +12,17 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.namespace import NamespacePolicy
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
-from rediscipline.rules.base import Accumulator, AggregateResult, AggregateRule, FactRule, RuleContext, rule
+from rediscipline.rules.base import (
+    Accumulator,
+    AggregateResult,
+    AggregateRule,
+    FactRule,
+    PartExample,
+    RuleContext,
+    earliest,
+    examples_of,
+    rule,
+)
 from rediscipline.rules.options import RuleOptions, option
 
 _UNITS = ((86400, "d", "天"), (3600, "h", "小时"), (60, "min", "分钟"), (1, "s", "秒"))
@@ -146,14 +156,15 @@ class _Left:
 
     keys: int = 0
     longest_ms: int = -1
-    examples: list[Example] = field(default_factory=list)
+    examples: list[PartExample] = field(default_factory=list)
 
 
 class _LeftAccumulator(Accumulator):
     """The longest TTL left per pattern, for keys of namespaces that declare `ttl-min`.
 
     The engine hands over the keys `relevant` chose, whatever their namespace; the namespace of a pattern
-    is found once, at the end, from one of its keys, as the engine finds it for every key.
+    is found once, at the end, from one of its keys, as the engine finds it for every key. Merging is exact
+    while no part tracked more than PATTERN_CAP patterns.
     """
 
     def __init__(self, namespaces: tuple[NamespacePolicy, ...]) -> None:
@@ -172,7 +183,20 @@ class _LeftAccumulator(Accumulator):
         entry.keys += 1
         entry.longest_ms = max(entry.longest_ms, left)
         if len(entry.examples) < EXAMPLES:
-            entry.examples.append(Example(name, fact.origin))
+            entry.examples.append((self.part, Example(name, fact.origin)))
+
+    def merge(self, other: Accumulator) -> None:
+        assert isinstance(other, _LeftAccumulator)
+        for pattern, theirs in other.patterns.items():
+            mine = self.patterns.get(pattern)
+            if mine is None:
+                if len(self.patterns) >= PATTERN_CAP:
+                    self._prune()
+                self.patterns[pattern] = theirs
+            else:
+                mine.keys += theirs.keys
+                mine.longest_ms = max(mine.longest_ms, theirs.longest_ms)
+                mine.examples = earliest(mine.examples, theirs.examples, EXAMPLES)
 
     def _prune(self) -> None:
         """Drop the quarter of patterns with the fewest keys: a dropped pattern can only be missed."""
@@ -185,12 +209,13 @@ class _LeftAccumulator(Accumulator):
         for pattern, entry in self.patterns.items():
             if not entry.examples:
                 continue
-            index = matcher.match(entry.examples[0].name)
+            index = matcher.match(entry.examples[0][1].name)
             shortest = self.namespaces[index].ttl_min_seconds if index is not None else None
             if shortest is None or entry.longest_ms >= shortest * 1000 * LEFT_SHARE:
                 continue
             namespace = self.namespaces[index] if index is not None else None
-            yield AggregateResult(pattern, _too_short(entry, shortest, namespace), entry.keys, tuple(entry.examples))
+            violation = _too_short(entry, shortest, namespace)
+            yield AggregateResult(pattern, violation, entry.keys, examples_of(entry.examples))
 
 
 def _too_short(entry: _Left, shortest: int, namespace: NamespacePolicy | None) -> Violation:

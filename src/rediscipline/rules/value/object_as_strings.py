@@ -11,7 +11,16 @@ from rediscipline.model.finding import Example, Violation
 from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
-from rediscipline.rules.base import Accumulator, AggregateResult, AggregateRule, RuleContext, rule
+from rediscipline.rules.base import (
+    Accumulator,
+    AggregateResult,
+    AggregateRule,
+    PartExample,
+    RuleContext,
+    earliest,
+    examples_of,
+    rule,
+)
 from rediscipline.rules.options import RuleOptions, option
 from rediscipline.rules.value.sizes import VALUE_CHECKS, count_text
 
@@ -39,14 +48,24 @@ class _Family:
     keys: int = 0
     fields: dict[bytes, int] = field(default_factory=dict)  # field → bit index (insertion order)
     field_keys: list[int] = field(default_factory=list)  # keys per field, by bit index
-    ids: dict[int, int] = field(default_factory=dict)  # hash of the id prefix → mask of its fields
+    #: where each field was first seen, by bit index: (part, its bit index in that part), one pass's order
+    field_first: list[tuple[int, int]] = field(default_factory=list)
+    ids: dict[bytes, int] = field(default_factory=dict)  # id prefix → mask of its fields
     objects: int = 0  # ids with at least `min_fields` fields
     untracked: bool = False  # some ids were not remembered (caps): `objects` is a lower bound
-    examples: list[Example] = field(default_factory=list)
+    examples: list[PartExample] = field(default_factory=list)
+
+    def ranked_fields(self) -> list[bytes]:
+        """Field names by keys, the first seen first among equals (by part, then as the part met them)."""
+        return sorted(self.fields, key=lambda f: (-self.field_keys[self.fields[f]], self.field_first[self.fields[f]]))
 
 
 class _ObjectAccumulator(Accumulator):
-    """Counts, per family, the ids that carry several field keys, in bounded memory (see the caps above)."""
+    """Counts, per family, the ids that carry several field keys, in bounded memory (see the caps above).
+
+    Merging is exact while no part met more than TRACKED_FAMILIES families, FIELDS_PER_FAMILY fields or
+    IDS_PER_FAMILY ids in a family, or IDS_IN_ALL ids in all.
+    """
 
     def __init__(self, min_fields: int, min_objects: int) -> None:
         self.min_fields = min_fields
@@ -69,17 +88,18 @@ class _ObjectAccumulator(Accumulator):
             family = self.families[family_pattern] = _Family()
         family.keys += 1
         if len(family.examples) < EXAMPLES:
-            family.examples.append(Example(name, fact.origin))
+            family.examples.append((self.part, Example(name, fact.origin)))
         index = family.fields.get(field_name)
         if index is None:
             if len(family.fields) >= FIELDS_PER_FAMILY:
                 return
             index = family.fields[field_name] = len(family.fields)
             family.field_keys.append(0)
+            family.field_first.append((self.part, index))
         family.field_keys[index] += 1
-        self._mark(family, hash(prefix), 1 << index)
+        self._mark(family, prefix, 1 << index)
 
-    def _mark(self, family: _Family, object_id: int, bit: int) -> None:
+    def _mark(self, family: _Family, object_id: bytes, bit: int) -> None:
         mask = family.ids.get(object_id)
         if mask is None:
             if len(family.ids) >= IDS_PER_FAMILY or self.tracked_ids >= IDS_IN_ALL:
@@ -92,11 +112,55 @@ class _ObjectAccumulator(Accumulator):
             family.objects += 1
         family.ids[object_id] = merged
 
+    def merge(self, other: Accumulator) -> None:
+        assert isinstance(other, _ObjectAccumulator)
+        for family_pattern, theirs in other.families.items():
+            mine = self.families.get(family_pattern)
+            if mine is None:
+                if len(self.families) < TRACKED_FAMILIES:
+                    self.families[family_pattern] = theirs
+                    self.tracked_ids += len(theirs.ids)
+                continue
+            self._merge_family(mine, theirs)
+
+    def _merge_family(self, mine: _Family, theirs: _Family) -> None:
+        """Add another part's keys of one family: its fields renumbered by name, masks of the same id joined."""
+        mine.keys += theirs.keys
+        mine.untracked = mine.untracked or theirs.untracked
+        mine.examples = earliest(mine.examples, theirs.examples, EXAMPLES)
+        bits: dict[int, int] = {}  # their bit index → mine
+        for field_name, index in theirs.fields.items():
+            into = mine.fields.get(field_name)
+            if into is None:
+                if len(mine.fields) >= FIELDS_PER_FAMILY:
+                    continue
+                into = mine.fields[field_name] = len(mine.fields)
+                mine.field_keys.append(0)
+                mine.field_first.append(theirs.field_first[index])
+            else:
+                mine.field_first[into] = min(mine.field_first[into], theirs.field_first[index])
+            bits[index] = into
+            mine.field_keys[into] += theirs.field_keys[index]
+        for object_id, mask in theirs.ids.items():
+            joined = 0
+            for index, into in bits.items():
+                if mask >> index & 1:
+                    joined |= 1 << into
+            known = mine.ids.get(object_id)
+            if known is None:
+                if len(mine.ids) >= IDS_PER_FAMILY or self.tracked_ids >= IDS_IN_ALL:
+                    mine.untracked = True
+                    continue
+                self.tracked_ids += 1
+                known = 0
+            mine.ids[object_id] = known | joined
+        mine.objects = sum(1 for mask in mine.ids.values() if mask.bit_count() >= self.min_fields)
+
     def finish(self) -> Iterator[AggregateResult]:
         for family_pattern, family in self.families.items():
             if family.objects < self.min_objects:
                 continue
-            ranked = sorted(family.fields, key=lambda f: -family.field_keys[family.fields[f]])
+            ranked = family.ranked_fields()
             names = ", ".join(display_bytes(f, 30) for f in ranked[:SHOWN_FIELDS])
             more = ", …" if len(ranked) > SHOWN_FIELDS else ""
             shown = display_bytes(family_pattern, 60)
@@ -112,7 +176,7 @@ class _ObjectAccumulator(Accumulator):
                 "并用一条命令读取整个对象",
             )
             violation = Violation("one-key-per-field", message, value=family.objects)
-            yield AggregateResult(family_pattern + b":*", violation, family.keys, tuple(family.examples))
+            yield AggregateResult(family_pattern + b":*", violation, family.keys, examples_of(family.examples))
 
 
 @rule(

@@ -1,24 +1,25 @@
 """Dumps as a source of key facts: filters, the memory model, and a summary of each file.
 
-`read_dump` walks one file in this process. `read_dumps` walks them all, in worker processes (one per file,
+`read_dump` walks one file in this process. `dump_runs` walks them all, in worker processes (one per file,
 at most `jobs` at once) when there is enough to parse to pay for starting them, and hands their facts to the
-caller's process, where the one engine runs. `RdbSource` is the Source of a run over dumps.
+caller's process, where the engines run, as runs of one dump each. `RdbSource` is the (parted) Source of a
+run over dumps: each dump is a part with an engine of its own, and what the engines found is merged.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from rediscipline.model.facts import KeyFact
 from rediscipline.model.glob import GlobMatcher
 from rediscipline.model.location import SOURCE_RDB
 from rediscipline.model.note import Note, note
 from rediscipline.model.plan import ProbePlan
 from rediscipline.model.report import ServerSummary
-from rediscipline.model.source import Fact, SourceOutcome
+from rediscipline.model.source import Fact, PartRun, SourceOutcome
 from rediscipline.sources.errors import SourceError
 from rediscipline.sources.rdb.memory import DEFAULT_ALLOCATOR, model_for
 from rediscipline.sources.rdb.parser import open_rdb
@@ -128,15 +129,17 @@ def _describe(
     return estimate
 
 
-def read_dumps(
+def dump_runs(
     paths: Sequence[str],
     options: DumpOptions,
     summaries: list[DumpSummary],
     *,
     jobs: int | None = None,
     progress: ByteProgress | None = None,
-) -> Iterator[KeyFact]:
-    """The facts of every dump, parsed by up to `jobs` worker processes at once, or here when `jobs` is 1.
+) -> Iterator[PartRun]:
+    """The facts of every dump as runs (index in `paths`, facts), parsed by up to `jobs` worker processes at
+    once (runs of several dumps then interleave), or here when `jobs` is 1 (one run per dump, in order: the
+    caller takes every fact of a run before asking for the next).
 
     `jobs` None: one worker per CPU, or none when there is too little to parse to pay for starting them.
     """
@@ -146,7 +149,7 @@ def read_dumps(
         jobs = (os.cpu_count() or 1) if total >= PARALLEL_FROM else 1
     if jobs <= 1:
         done = 0
-        for path, size in zip(paths, sizes, strict=True):
+        for index, (path, size) in enumerate(zip(paths, sizes, strict=True)):
             summary = DumpSummary(path)
             summaries.append(summary)
             offset = done
@@ -155,12 +158,12 @@ def read_dumps(
                 if progress is not None:
                     progress(offset + position, total)
 
-            yield from read_dump(path, options, summary, step)
+            yield index, read_dump(path, options, summary, step)
             done += size
         return
-    from rediscipline.sources.rdb.workers import parallel_facts
+    from rediscipline.sources.rdb.workers import parallel_runs
 
-    yield from parallel_facts(
+    yield from parallel_runs(
         paths=paths, sizes=sizes, options=options, summaries=summaries, jobs=jobs, progress=progress
     )
 
@@ -190,11 +193,16 @@ class RdbSource:
         self.progress = progress
         self.summaries: list[DumpSummary] = []
 
-    def facts(self, plan: ProbePlan) -> Iterator[Fact]:
-        """The facts of every dump: `read_dumps`'s own iterator, with no layer of ours per key."""
+    def runs(self, plan: ProbePlan) -> Iterator[PartRun]:
+        """The facts of every dump, as runs of one dump each (`dump_runs`); a dump's index is its place in
+        `paths`."""
         options = replace(self.options, head="head" in plan.key_fields)
         self.summaries = []
-        return read_dumps(self.paths, options, self.summaries, jobs=self.jobs, progress=self.progress)
+        return dump_runs(self.paths, options, self.summaries, jobs=self.jobs, progress=self.progress)
+
+    def facts(self, plan: ProbePlan) -> Iterator[Fact]:
+        """The facts of every dump as one stream (the runs chained, with no layer of ours per key)."""
+        return itertools.chain.from_iterable(facts for _index, facts in self.runs(plan))
 
     def outcome(self) -> SourceOutcome:
         summaries = self.summaries

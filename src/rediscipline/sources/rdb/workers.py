@@ -22,11 +22,13 @@ import pickle
 import signal
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from itertools import starmap
 from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from rediscipline.model.facts import KeyFact
+from rediscipline.model.source import PartRun
 from rediscipline.sources.errors import SourceError
 from rediscipline.sources.rdb.source import ByteProgress, DumpOptions, DumpSummary, read_dump
 
@@ -63,7 +65,7 @@ def _work(path: str, options: DumpOptions, out: Connection) -> None:
         out.close()
 
 
-def parallel_facts(
+def parallel_runs(
     *,
     paths: Sequence[str],
     sizes: Sequence[int],
@@ -71,8 +73,9 @@ def parallel_facts(
     summaries: list[DumpSummary],
     jobs: int,
     progress: ByteProgress | None,
-) -> Iterator[KeyFact]:
-    """Facts of all `paths`, in whatever order the workers produce them; summaries in path order."""
+) -> Iterator[PartRun]:
+    """Runs of facts of all `paths` (index in `paths`, a batch of its facts in file order), in whatever order
+    the workers produce them; summaries in path order. The caller takes each run before asking for the next."""
     context = multiprocessing.get_context("spawn")
     pending = list(enumerate(paths))
     running: dict[Connection, tuple[int, Any]] = {}
@@ -102,8 +105,7 @@ def parallel_facts(
                         f"{paths[index]}: the parser process ended without a result (exit code {process.exitcode})"
                     ) from None
                 if kind == "keys":
-                    for values in payload:
-                        yield KeyFact(*values)
+                    yield index, starmap(KeyFact, payload)  # built as the engine takes them, in C
                 elif kind == "progress":
                     positions[index] = payload
                     if progress is not None:

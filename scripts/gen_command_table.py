@@ -33,6 +33,7 @@ import inspect
 import json
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -334,18 +335,36 @@ def signature_of(owner: type, name: str, containers: frozenset[str]) -> dict[str
         signature = inspect.signature(function)
     except (TypeError, ValueError):
         return None
+    return {"command": command_of(owner, name, containers), **parameter_shape(signature, _annotated_role)}
+
+
+def _annotated_role(parameter: inspect.Parameter) -> str | None:
+    """What a `CoreCommands` parameter holds, read from its annotation (`KeyT`, `KeysT`, `*args: KeyT`)."""
+    note = parameter.annotation if isinstance(parameter.annotation, str) else ""
+    if parameter.kind is parameter.VAR_POSITIONAL:
+        if note.replace(" ", "") == "KeyT":
+            return "variadic_keys"
+        return "variadic_mixed" if "KeyT" in note else None
+    if note in KEY:
+        return "keys"
+    return "key_lists" if any(marker in note for marker in KEY_LIST_MARKERS) else None
+
+
+def parameter_shape(signature: inspect.Signature, role: Callable[[inspect.Parameter], str | None]) -> dict[str, Any]:
+    """The fields of a `MethodSignature` for a method's parameters after `self`. `role` says what a parameter
+    holds: `keys` (one key), `key_lists` (a list of keys), for `*args` `variadic_keys` (keys only) or
+    `variadic_mixed` (keys among other values), or None (not a key). Shared by this generator and
+    gen_module_table.py, which tell keys apart by annotation and by name respectively."""
     params, keys, key_lists, options, keyword_only = [], [], [], [], []
-    variadic_keys = variadic_mixed = None
+    variadic: dict[str, str | None] = {"variadic_keys": None, "variadic_mixed": None}
     required = 0
     var_positional = var_keyword = False
     for parameter in list(signature.parameters.values())[1:]:
-        note = parameter.annotation if isinstance(parameter.annotation, str) else ""
         if parameter.kind is parameter.VAR_POSITIONAL:
             var_positional = True
-            if note.replace(" ", "") == "KeyT":
-                variadic_keys = parameter.name
-            elif "KeyT" in note:
-                variadic_mixed = parameter.name
+            found = role(parameter)
+            if found is not None:
+                variadic[found] = parameter.name
             continue
         if parameter.kind is parameter.VAR_KEYWORD:
             var_keyword = True
@@ -355,19 +374,18 @@ def signature_of(owner: type, name: str, containers: frozenset[str]) -> dict[str
             required += parameter.default is parameter.empty
         else:
             keyword_only.append(parameter.name)
-        if note in KEY:
+        found = role(parameter)
+        if found == "keys":
             keys.append(parameter.name)
-        elif any(marker in note for marker in KEY_LIST_MARKERS):
+        elif found == "key_lists":
             key_lists.append(parameter.name)
         if parameter.default is not parameter.empty:
             options.append(parameter.name)
     return {
-        "command": command_of(owner, name, containers),
         "params": tuple(params),
         "keys": tuple(keys),
         "key_lists": tuple(key_lists),
-        "variadic_keys": variadic_keys,
-        "variadic_mixed": variadic_mixed,
+        **variadic,
         "options": tuple(options),
         "keyword_only": tuple(keyword_only),
         "required": required,

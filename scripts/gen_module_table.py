@@ -27,6 +27,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the shared signature reader beside this script
+
+from scripts.gen_command_table import parameter_shape  # noqa: E402
+
 TARGET = ROOT / "src" / "rediscipline" / "redis_meta" / "module_table_generated.py"
 #: accessor on the client → (module of its command class, class name)
 ACCESSORS = {
@@ -95,43 +99,15 @@ def spec_of(accessor: str, owner: type, name: str) -> dict[str, Any] | None:
     command = command_of(owner, name)
     if command is None:
         return None
-    signature = inspect.signature(getattr(owner, name))
-    params, keys, key_lists, options, keyword_only = [], [], [], [], []
-    variadic_keys = None
-    required = 0
-    var_positional = var_keyword = False
-    for parameter in list(signature.parameters.values())[1:]:
+
+    def role(parameter: inspect.Parameter) -> str | None:
         if parameter.kind is parameter.VAR_POSITIONAL:
-            var_positional = True
-            if parameter.name in KEY_LIST_NAMES:
-                variadic_keys = parameter.name
-            continue
-        if parameter.kind is parameter.VAR_KEYWORD:
-            var_keyword = True
-            continue
-        if parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD):
-            params.append(parameter.name)
-            required += parameter.default is parameter.empty
-        else:
-            keyword_only.append(parameter.name)
+            return "variadic_keys" if parameter.name in KEY_LIST_NAMES else None
         if _is_key(accessor, parameter.name):
-            keys.append(parameter.name)
-        elif parameter.name in KEY_LIST_NAMES:
-            key_lists.append(parameter.name)
-        if parameter.default is not parameter.empty:
-            options.append(parameter.name)
-    return {
-        "command": command,
-        "params": tuple(params),
-        "keys": tuple(keys),
-        "key_lists": tuple(key_lists),
-        "variadic_keys": variadic_keys,
-        "options": tuple(options),
-        "keyword_only": tuple(keyword_only),
-        "required": required,
-        "var_positional": var_positional,
-        "var_keyword": var_keyword,
-    }
+            return "keys"
+        return "key_lists" if parameter.name in KEY_LIST_NAMES else None
+
+    return {"command": command, **parameter_shape(inspect.signature(getattr(owner, name)), role)}
 
 
 def render() -> str:

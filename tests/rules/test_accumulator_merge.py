@@ -13,7 +13,14 @@ from hypothesis import strategies as st
 
 from rediscipline.model.facts import KeyFact
 from rediscipline.model.location import Location
-from rediscipline.rules.base import Accumulator, AggregateResult, AggregateRule, RuleContext
+from rediscipline.rules.base import (
+    Accumulator,
+    AggregateResult,
+    AggregateRule,
+    RuleContext,
+    merge_table,
+    prune_table,
+)
 from rediscipline.rules.key.hashtag_slot_skew import HashtagSlotSkew
 from rediscipline.rules.options import build
 from rediscipline.rules.ttl.expiry_cliff import SECOND_COUNTERS, ExpiryCliff, ExpiryCliffOptions, _CliffAccumulator
@@ -188,3 +195,26 @@ def test_an_object_whose_fields_are_in_different_parts_is_one_object() -> None:
     (found,) = results(merged)
     assert (found.pattern, found.count, found.violation.value) == (b"member:*:*", 6, 2)
     assert "(name, age, city)" in found.violation.message.en
+
+
+def test_merging_into_a_full_table_makes_room_in_the_table_it_fills() -> None:
+    """`merge_table` prunes the very table it merges into (in place), so nothing lands in a dropped copy."""
+    mine = {b"heavy": [9], b"light": [1], b"mid": [5], b"small": [2]}
+    theirs = {b"heavy": [1], b"new": [3]}
+
+    def combine(kept: list[int], entry: list[int]) -> None:
+        kept[0] += entry[0]
+
+    merge_table(mine, theirs, 4, lambda entry: entry[0], combine)
+
+    # full at 4: the entries at most the lower quartile's weight (2) go before `new` enters
+    assert mine == {b"heavy": [10], b"mid": [5], b"new": [3]}
+
+
+def test_pruning_drops_the_lightest_quarter_at_least_and_keeps_the_order() -> None:
+    table = {bytes([index]): weight for index, weight in enumerate((5, 1, 7, 1, 3, 8, 2, 6))}
+
+    prune_table(table, lambda entry: entry)
+
+    # lower quartile of 1 1 2 3 5 6 7 8 is 2: three of eight go
+    assert list(table.values()) == [5, 7, 3, 8, 6]

@@ -64,6 +64,7 @@ _ID = re.compile(r"([A-Z]{3})(\d{3})")
 ANY_COMMAND: frozenset[str] = frozenset({"*"})
 
 OptionsT = TypeVar("OptionsT", bound=RuleOptions)
+EntryT = TypeVar("EntryT")
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +173,36 @@ def earliest(first: list[PartExample], second: list[PartExample], limit: int) ->
 
 def _part(example: PartExample) -> int:
     return example[0]
+
+
+def prune_table(table: dict[bytes, EntryT], weight: Callable[[EntryT], int]) -> None:
+    """Make room in an accumulator's bounded table (per pattern, per tag): drop, in place, the entries whose
+    weight (keys counted so far) is at most the lower quartile's, a quarter of the table at least; the others
+    keep their order. Heavy entries survive, and a dropped entry that comes back counts again from zero, so
+    a rule judging counts can only miss a finding this way, never invent one."""
+    totals = sorted(weight(entry) for entry in table.values())
+    cutoff = totals[len(totals) // 4]
+    for key in [key for key, entry in table.items() if weight(entry) <= cutoff]:
+        del table[key]
+
+
+def merge_table(
+    mine: dict[bytes, EntryT],
+    theirs: dict[bytes, EntryT],
+    capacity: int,
+    weight: Callable[[EntryT], int],
+    combine: Callable[[EntryT, EntryT], None],
+) -> None:
+    """Fold another part's bounded table into `mine` as adding its keys would grow it: an entry both tables
+    hold is combined into `mine`'s, a new one enters after `prune_table` has made room in a full table."""
+    for key, entry in theirs.items():
+        kept = mine.get(key)
+        if kept is None:
+            if len(mine) >= capacity:
+                prune_table(mine, weight)
+            mine[key] = entry
+        else:
+            combine(kept, entry)
 
 
 def examples_of(kept: Iterable[PartExample]) -> tuple[Example, ...]:

@@ -19,6 +19,8 @@ from rediscipline.rules.base import (
     RuleContext,
     earliest,
     examples_of,
+    merge_table,
+    prune_table,
     rule,
 )
 from rediscipline.rules.key.template_parts import scan_braces, show
@@ -60,6 +62,10 @@ class _Tag:
         self.examples = {p: earliest(self.examples.get(p, []), other.examples.get(p, []), EXAMPLES) for p in kept}
 
 
+def _total(entry: _Tag) -> int:
+    return entry.total
+
+
 class _SkewAccumulator(Accumulator):
     """Counts keys per constant tag in a bounded table (see `TRACKED_TAGS`).
 
@@ -80,7 +86,7 @@ class _SkewAccumulator(Accumulator):
         entry = self.tags.get(tag)
         if entry is None:
             if len(self.tags) >= self.capacity:
-                self._prune()
+                prune_table(self.tags, _total)
             entry = self.tags[tag] = _Tag()
         entry.total += 1
         if pattern in entry.patterns:
@@ -96,24 +102,7 @@ class _SkewAccumulator(Accumulator):
 
     def merge(self, other: Accumulator) -> None:
         assert isinstance(other, _SkewAccumulator)
-        for tag, theirs in other.tags.items():
-            mine = self.tags.get(tag)
-            if mine is None:
-                if len(self.tags) >= self.capacity:
-                    self._prune()
-                self.tags[tag] = theirs
-            else:
-                mine.merge(theirs)
-
-    def _prune(self) -> None:
-        """Drop the tags with the fewest keys so far until at least a quarter of the table is free.
-
-        Tags with many keys survive, so a skewed tag is still found; a dropped tag that comes back starts
-        counting again, which can only make the rule miss a skew, never invent one.
-        """
-        totals = sorted(entry.total for entry in self.tags.values())
-        cutoff = totals[len(totals) // 4]
-        self.tags = {tag: entry for tag, entry in self.tags.items() if entry.total > cutoff}
+        merge_table(self.tags, other.tags, self.capacity, _total, _Tag.merge)
 
     def finish(self) -> Iterator[AggregateResult]:
         for tag, entry in self.tags.items():

@@ -20,6 +20,8 @@ from rediscipline.rules.base import (
     RuleContext,
     earliest,
     examples_of,
+    merge_table,
+    prune_table,
     rule,
 )
 from rediscipline.rules.options import RuleOptions, option
@@ -130,6 +132,15 @@ class _Pattern:
     seconds: _Buckets = field(default_factory=lambda: _Buckets(SECOND_COUNTERS))
     minutes: _Buckets = field(default_factory=lambda: _Buckets(MINUTE_COUNTERS))
 
+    def merge(self, other: _Pattern) -> None:
+        self.keys += other.keys
+        self.seconds.merge(other.seconds)
+        self.minutes.merge(other.minutes)
+
+
+def _keys(entry: _Pattern) -> int:
+    return entry.keys
+
 
 class _CliffAccumulator(Accumulator):
     """Expiry times per pattern, bucketed by second and by minute, in bounded memory (see `TRACKED_PATTERNS`)."""
@@ -146,7 +157,7 @@ class _CliffAccumulator(Accumulator):
         entry = self.patterns.get(pattern)
         if entry is None:
             if len(self.patterns) >= self.capacity:
-                self._prune()
+                prune_table(self.patterns, _keys)
             entry = self.patterns[pattern] = _Pattern()
         entry.keys += 1
         if left >= SECOND_HORIZON_MS:
@@ -156,26 +167,7 @@ class _CliffAccumulator(Accumulator):
 
     def merge(self, other: Accumulator) -> None:
         assert isinstance(other, _CliffAccumulator)
-        for pattern, theirs in other.patterns.items():
-            mine = self.patterns.get(pattern)
-            if mine is None:
-                if len(self.patterns) >= self.capacity:
-                    self._prune()
-                self.patterns[pattern] = theirs
-            else:
-                mine.keys += theirs.keys
-                mine.seconds.merge(theirs.seconds)
-                mine.minutes.merge(theirs.minutes)
-
-    def _prune(self) -> None:
-        """Drop the patterns with the fewest keys so far until at least a quarter of the table is free.
-
-        Patterns with many keys survive; a dropped pattern that comes back starts from zero, which can only
-        make the rule miss a cliff, never invent one.
-        """
-        totals = sorted(entry.keys for entry in self.patterns.values())
-        cutoff = totals[len(totals) // 4]
-        self.patterns = {p: entry for p, entry in self.patterns.items() if entry.keys > cutoff}
+        merge_table(self.patterns, other.patterns, self.capacity, _keys, _Pattern.merge)
 
     def finish(self) -> Iterator[AggregateResult]:
         opts = self.options

@@ -21,6 +21,8 @@ from rediscipline.rules.base import (
     RuleContext,
     earliest,
     examples_of,
+    merge_table,
+    prune_table,
     rule,
 )
 from rediscipline.rules.options import RuleOptions, option
@@ -158,6 +160,15 @@ class _Left:
     longest_ms: int = -1
     examples: list[PartExample] = field(default_factory=list)
 
+    def merge(self, other: _Left) -> None:
+        self.keys += other.keys
+        self.longest_ms = max(self.longest_ms, other.longest_ms)
+        self.examples = earliest(self.examples, other.examples, EXAMPLES)
+
+
+def _keys(entry: _Left) -> int:
+    return entry.keys
+
 
 class _LeftAccumulator(Accumulator):
     """The longest TTL left per pattern, for keys of namespaces that declare `ttl-min`.
@@ -178,7 +189,7 @@ class _LeftAccumulator(Accumulator):
         entry = self.patterns.get(pattern)
         if entry is None:
             if len(self.patterns) >= PATTERN_CAP:
-                self._prune()
+                prune_table(self.patterns, _keys)
             entry = self.patterns[pattern] = _Left()
         entry.keys += 1
         entry.longest_ms = max(entry.longest_ms, left)
@@ -187,22 +198,7 @@ class _LeftAccumulator(Accumulator):
 
     def merge(self, other: Accumulator) -> None:
         assert isinstance(other, _LeftAccumulator)
-        for pattern, theirs in other.patterns.items():
-            mine = self.patterns.get(pattern)
-            if mine is None:
-                if len(self.patterns) >= PATTERN_CAP:
-                    self._prune()
-                self.patterns[pattern] = theirs
-            else:
-                mine.keys += theirs.keys
-                mine.longest_ms = max(mine.longest_ms, theirs.longest_ms)
-                mine.examples = earliest(mine.examples, theirs.examples, EXAMPLES)
-
-    def _prune(self) -> None:
-        """Drop the quarter of patterns with the fewest keys: a dropped pattern can only be missed."""
-        totals = sorted(entry.keys for entry in self.patterns.values())
-        cutoff = totals[len(totals) // 4]
-        self.patterns = {p: entry for p, entry in self.patterns.items() if entry.keys > cutoff}
+        merge_table(self.patterns, other.patterns, PATTERN_CAP, _keys, _Left.merge)
 
     def finish(self) -> Iterator[AggregateResult]:
         matcher = GlobMatcher([ns.pattern for ns in self.namespaces])

@@ -40,8 +40,9 @@ DEMO_KEYS = ROOT / "examples" / "demo-keys.txt"
 SAMPLE_PROJECT = ROOT / "examples" / "sample-project"
 COMMANDS = ("baseline", "check", "config", "keys", "rule", "rules", "scan")
 
-#: What `rediscipline check sample-project` finds: (file, line, column, rule). tests/cli/test_examples.py
-#: checks the same against the development install.
+#: What `rediscipline check sample-project` finds: (file, line, column, rule) of a finding's location and of
+#: its related places (one key pattern built at two places of a file is one finding with two places).
+#: tests/cli/test_examples.py checks the same against the development install.
 SAMPLE_PROJECT_FINDINGS = {
     ("shop/cache.py", 17, 5, "KEY006"),
     ("shop/cache.py", 17, 5, "TTL006"),
@@ -223,7 +224,7 @@ def check_code(smoke: Smoke) -> None:
     found = {
         (where["path"].removeprefix("sample-project/"), where["line"], where["column"], finding["rule"])
         for finding in report["findings"]
-        for where in [finding["location"]]
+        for where in [finding["location"], *finding.get("related", [])]
     }
     expected = SAMPLE_PROJECT_FINDINGS
     expect(found == expected, f"`check` found {sorted(found)}, expected {sorted(expected)}")

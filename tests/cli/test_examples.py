@@ -27,13 +27,13 @@ def test_sample_project_has_the_findings_the_smoke_test_expects(run: Run, tmp_pa
     shutil.copytree(ROOT / "examples" / "sample-project", tmp_path / "sample-project")
     result = run("check", "sample-project", "--format", "json")
     assert result.returncode == 1, result.stderr
+    findings = json.loads(result.stdout)["findings"]
     found = {
-        (
-            f["location"]["path"].removeprefix("sample-project/"),
-            f["location"]["line"],
-            f["location"]["column"],
-            f["rule"],
-        )
-        for f in json.loads(result.stdout)["findings"]
+        (where["path"].removeprefix("sample-project/"), where["line"], where["column"], f["rule"])
+        for f in findings
+        for where in [f["location"], *f.get("related", [])]
     }
     assert found == smoke_module().SAMPLE_PROJECT_FINDINGS
+    assert [(f["rule"], f["count"], len(f.get("related", []))) for f in findings if f["rule"] == "KEY006"] == [
+        ("KEY006", 2, 1)
+    ]

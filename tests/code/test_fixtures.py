@@ -32,6 +32,7 @@ from rediscipline.rules import default_registry
 from rediscipline.settings.layering import Settings
 from rediscipline.settings.loader import Overrides
 from tests.rules.casefile import at_code, load_cases
+from tests.support.places import places
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CONFIG = FIXTURES / "rediscipline.toml"
@@ -118,7 +119,8 @@ def outcome_of(name: str) -> Outcome:
     result = check_code(CodeCheckOptions((str(path),)), _settings(), root=FIXTURES)
     found: dict[Pair, list[Finding]] = {}
     for finding in result.report.findings:
-        found.setdefault((finding.location.line or 0, finding.rule_id), []).append(finding)
+        for place in places(finding):
+            found.setdefault((place.line or 0, finding.rule_id), []).append(finding)
     return Outcome(
         name=name,
         lines=tuple(source.splitlines()),

@@ -38,6 +38,7 @@ from rediscipline.api.defaults import settings_for
 from rediscipline.model.finding import Finding
 from rediscipline.settings.loader import Overrides
 from rediscipline.settings.toml import load_toml_file
+from tests.support.places import places
 
 PROJECTS_DIR = Path(__file__).parent / "projects"
 PROJECTS = (
@@ -145,6 +146,7 @@ class Outcome:
     expected: frozenset[Site]
     found: frozenset[Site]
     findings: dict[Site, tuple[Finding, ...]]
+    all_findings: tuple[Finding, ...] = ()
 
     @property
     def missing(self) -> set[Site]:
@@ -192,15 +194,35 @@ def run_project(name: str) -> Outcome:
     assert not result.problems, f"{name}: files that do not parse: {result.problems}"
     by_site: dict[Site, list[Finding]] = {}
     for finding in result.report.findings:
-        location = finding.location
-        site: Site = (location.path or "", location.line, finding.rule_id)
-        by_site.setdefault(site, []).append(finding)
+        for place in places(finding):
+            site: Site = (place.path or "", place.line, finding.rule_id)
+            by_site.setdefault(site, []).append(finding)
     return Outcome(
         name=name,
         expected=frozenset(expectations(project)),
         found=frozenset(by_site),
         findings={site: tuple(findings) for site, findings in by_site.items()},
+        all_findings=result.report.findings,
     )
+
+
+@pytest.mark.parametrize("name", PROJECTS)
+def test_one_finding_per_key_name_fact(name: str) -> None:
+    """A key pattern breaking a naming rule at several places of one file is one finding with the other
+    places attached, never one finding per place."""
+    seen: dict[tuple[str, str, str | None, bytes], int] = {}
+    for finding in run_project(name).all_findings:
+        if finding.rule_id.startswith("KEY") and finding.pattern is not None and finding.subject is None:
+            fact = (finding.rule_id, finding.code, finding.location.path, finding.pattern)
+            seen[fact] = seen.get(fact, 0) + 1
+            assert len(finding.related) == finding.count - 1
+    assert not [fact for fact, times in seen.items() if times > 1]
+
+
+def test_the_corpus_has_key_name_facts_at_several_places() -> None:
+    folded = [f for name in PROJECTS for f in run_project(name).all_findings if f.related]
+    assert folded, "no project builds one offending key at several places: the folding is not exercised"
+    assert all(f.count == len(f.related) + 1 and f.rule_id.startswith("KEY") for f in folded)
 
 
 # ---- the corpus is well formed ---------------------------------------------------------------------------

@@ -3,9 +3,11 @@
 Findings, locations and rule metadata are real types; the metadata comes from the real rule registry, so
 SARIF `help` is the rules' own documentation. Three reports:
 
-* `code_report`: findings at call sites in Python files: relative paths, an absolute path under the
-  working directory, one outside it, a file name with a space and a non-UTF-8 byte, line/column/end
-  regions, a key-template finding, and messages holding characters every format must escape.
+* `code_report`: findings at call sites in Python files, in the order the driver ranks them: relative
+  paths, an absolute path under the working directory, one outside it, a file name with a space and a
+  non-UTF-8 byte, line/column/end regions, a key-template finding built at three places of its file (one
+  finding with two related places), one in test code, and messages holding characters every format must
+  escape.
 * `live_report`: key-pattern findings from a server (a non-UTF-8 pattern), a dump, a key file and
   standard input, plus a command finding: none has a place in source.
 * `config_report`: redis.conf and ACL-file findings, with and without a line.
@@ -13,7 +15,9 @@ SARIF `help` is the rules' own documentation. Three reports:
 
 from __future__ import annotations
 
-from rediscipline.model.finding import Example, Finding
+from dataclasses import replace
+
+from rediscipline.model.finding import CONTEXT_LIBRARY, CONTEXT_TEST, Example, Finding
 from rediscipline.model.location import (
     SOURCE_CODE,
     SOURCE_CONFIG,
@@ -53,7 +57,10 @@ KEYS_MESSAGE = Text(
 
 
 def code_findings() -> list[Finding]:
-    return [
+    library = [
+        Finding(
+            "CMD001", "keys", Severity.ERROR, KEYS_MESSAGE, _code("/opt/vendor/redis_helpers.py", 40, 5, 40, 19), "aa05"
+        ),
         Finding("CMD001", "keys", Severity.ERROR, KEYS_MESSAGE, _code("src/app/cache.py", 12, 9, 12, 33), "aa01"),
         Finding(
             "KEY006",
@@ -66,6 +73,8 @@ def code_findings() -> list[Finding]:
             _code("src/app/cache.py", 30, 17, 30, 38),
             "aa02",
             pattern=b"user:*:Profile",
+            count=3,
+            related=(_code("src/app/cache.py", 41, 9, 41, 30), _code("src/app/cache.py", 57, 13, 57, 34)),
         ),
         Finding(
             "CMD005",
@@ -92,10 +101,10 @@ def code_findings() -> list[Finding]:
             "aa04",
             pattern=b"usr:prf:*",
         ),
-        Finding(
-            "CMD001", "keys", Severity.ERROR, KEYS_MESSAGE, _code("/opt/vendor/redis_helpers.py", 40, 5, 40, 19), "aa05"
-        ),
     ]
+    test = Finding("CMD001", "keys", Severity.ERROR, KEYS_MESSAGE, _code("tests/test_cache.py", 9, 5, 9, 19), "aa06")
+    ranked = [replace(f, context=CONTEXT_LIBRARY) for f in library]
+    return [*ranked[:2], replace(test, context=CONTEXT_TEST), *ranked[2:]]
 
 
 def code_report() -> Report:

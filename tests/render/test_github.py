@@ -22,11 +22,19 @@ def test_code_findings() -> None:
     report = code_report()
     lines = [annotation(f, report, "en", CWD) for f in report.findings]
     assert lines == [
+        "::error file=/opt/vendor/redis_helpers.py,line=40,col=5,endLine=40,endColumn=19,title=CMD001 keys-command::"
+        "KEYS scans the whole keyspace and blocks the server: use SCAN with MATCH and COUNT "
+        "(scan_iter(match=…, count=…)) or keep the keys in a set",
         "::error file=src/app/cache.py,line=12,col=9,endLine=12,endColumn=33,title=CMD001 keys-command::"
         "KEYS scans the whole keyspace and blocks the server: use SCAN with MATCH and COUNT "
         "(scan_iter(match=…, count=…)) or keep the keys in a set",
+        "::error file=tests/test_cache.py,line=9,col=5,endLine=9,endColumn=19,title=CMD001 keys-command::"
+        "KEYS scans the whole keyspace and blocks the server: use SCAN with MATCH and COUNT "
+        "(scan_iter(match=…, count=…)) or keep the keys in a set",
+        # one key pattern built at three places of the file: one annotation that names the other two
         "::warning file=src/app/cache.py,line=30,col=17,endLine=30,endColumn=38,title=KEY006 uppercase::"
-        "upper-case letters in the key name: `Profile` (→ `profile`); use lower case",
+        "upper-case letters in the key name: `Profile` (→ `profile`); use lower case "
+        "(and 2 more in this file (line 41, 57))",
         "::warning file=src/app/cart.py,line=7,col=12,endLine=8,endColumn=5,title=CMD005 full-scan-command::"
         "HGETALL reads the whole collection: O(N) on the server's only thread; read only what you need, "
         "or iterate with HSCAN",
@@ -34,18 +42,15 @@ def test_code_findings() -> None:
         # undecodable byte is shown as \xff
         "::notice file=src/legacy dir/\\xffold.py,line=3,col=1,endLine=3,endColumn=20,title=KEY015 abbreviation::"
         "cryptic abbreviations `usr`, `prf`: 100%25 clearer\\nas user:profile \\x1b[31m",
-        "::error file=/opt/vendor/redis_helpers.py,line=40,col=5,endLine=40,endColumn=19,title=CMD001 keys-command::"
-        "KEYS scans the whole keyspace and blocks the server: use SCAN with MATCH and COUNT "
-        "(scan_iter(match=…, count=…)) or keep the keys in a set",
     ]
 
 
 def test_chinese_messages() -> None:
     report = code_report()
-    line = annotation(report.findings[1], report, "zh", CWD)
+    line = annotation(report.findings[3], report, "zh", CWD)
     assert line == (
         "::warning file=src/app/cache.py,line=30,col=17,endLine=30,endColumn=38,title=KEY006 uppercase::"
-        "键名包含大写字母：`Profile`（→ `profile`）；请使用小写"
+        "键名包含大写字母：`Profile`（→ `profile`）；请使用小写 (本文件另有 2 处（第 41、57 行）)"
     )
 
 

@@ -21,6 +21,7 @@ EXAMPLES: dict[str, dict[str, NoteValue]] = {
     "no-keys": {},
     "pattern-cap": {"cap": 500, "keys": 42},
     "suppressed": {"findings": 3},
+    "tests-left-out": {"findings": 5, "mode": "errors-only"},
     "baseline": {"path": "base.json", "matched": 4, "fixed": 2},
     "python-files": {"files": 12},
     "config-files": {"files": 2},

@@ -127,14 +127,40 @@ def test_top_level_and_run_fields() -> None:
 def test_code_locations_are_relative_with_regions() -> None:
     locations = [r["locations"][0]["physicalLocation"] for r in _results(code_report())]
     assert [p["artifactLocation"] for p in locations] == [
+        {"uri": "file:///opt/vendor/redis_helpers.py"},  # outside the working directory: absolute URI
         {"uri": "src/app/cache.py", "uriBaseId": "%SRCROOT%"},
+        {"uri": "tests/test_cache.py", "uriBaseId": "%SRCROOT%"},
         {"uri": "src/app/cache.py", "uriBaseId": "%SRCROOT%"},
         {"uri": "src/app/cart.py", "uriBaseId": "%SRCROOT%"},  # absolute under the working directory
         {"uri": "src/legacy%20dir/%FFold.py", "uriBaseId": "%SRCROOT%"},  # the raw byte, percent-encoded
-        {"uri": "file:///opt/vendor/redis_helpers.py"},  # outside the working directory: absolute URI
     ]
-    assert locations[0]["region"] == {"startLine": 12, "startColumn": 9, "endLine": 12, "endColumn": 33}
-    assert locations[2]["region"] == {"startLine": 7, "startColumn": 12, "endLine": 8, "endColumn": 5}
+    assert locations[1]["region"] == {"startLine": 12, "startColumn": 9, "endLine": 12, "endColumn": 33}
+    assert locations[4]["region"] == {"startLine": 7, "startColumn": 12, "endLine": 8, "endColumn": 5}
+
+
+def test_a_fact_at_several_places_has_related_locations() -> None:
+    results = _results(code_report())
+    folded = [r for r in results if "relatedLocations" in r]
+    assert [r["ruleId"] for r in folded] == ["KEY006"]
+    assert folded[0]["relatedLocations"] == [
+        {
+            "id": 1,
+            "physicalLocation": {
+                "artifactLocation": {"uri": "src/app/cache.py", "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": 41, "startColumn": 9, "endLine": 41, "endColumn": 30},
+            },
+        },
+        {
+            "id": 2,
+            "physicalLocation": {
+                "artifactLocation": {"uri": "src/app/cache.py", "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": 57, "startColumn": 13, "endLine": 57, "endColumn": 34},
+            },
+        },
+    ]
+    assert folded[0]["properties"]["count"] == 3
+    contexts = [r["properties"]["context"] for r in results]
+    assert contexts == ["library", "library", "test", "library", "library", "library"]
 
 
 def test_results_reference_rules_and_carry_fingerprints() -> None:
@@ -144,10 +170,17 @@ def test_results_reference_rules_and_carry_fingerprints() -> None:
     assert [r["id"] for r in rules] == ["CMD001", "CMD005", "KEY006", "KEY015"]
     for result in run["results"]:
         assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
-    assert [r["partialFingerprints"] for r in run["results"]] == [{"rediscipline/v1": f"aa0{n}"} for n in range(1, 6)]
-    assert [r["level"] for r in run["results"]] == ["error", "warning", "warning", "note", "error"]
-    template = run["results"][1]["properties"]
-    assert template == {"code": "uppercase", "pattern": "user:*:Profile", "count": 1}
+    assert [r["partialFingerprints"]["rediscipline/v1"] for r in run["results"]] == [
+        "aa05",
+        "aa01",
+        "aa06",
+        "aa02",
+        "aa03",
+        "aa04",
+    ]
+    assert [r["level"] for r in run["results"]] == ["error", "error", "error", "warning", "warning", "note"]
+    template = run["results"][3]["properties"]
+    assert template == {"code": "uppercase", "context": "library", "pattern": "user:*:Profile", "count": 3}
 
 
 def test_rule_descriptors_come_from_the_rule_docs() -> None:

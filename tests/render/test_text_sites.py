@@ -1,11 +1,13 @@
-"""The text layout of code and config findings: `path:line:col: RULE [severity] message`, grouped by file,
-then the rules broken and the summary; compared with snapshots, in colour and without."""
+"""The text layout of code and config findings: `path:line:col: RULE [severity] message` in report order,
+library code first and test code under its own heading, then the rules broken and the summary; compared
+with snapshots, in colour and without."""
 
 from __future__ import annotations
 
 import io
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 
@@ -37,34 +39,45 @@ def test_snapshot(name: str, report: Callable[[], Report], lang: str) -> None:
     _check(f"sites-{name}.{lang}.txt", _text(report(), lang))
 
 
-def test_one_line_per_finding_grouped_by_file() -> None:
+def test_one_line_per_finding_in_report_order_test_code_last() -> None:
     lines = _text(code_report()).splitlines()
     sites = [line for line in lines if re.match(r"^.+:\d+:\d+: [A-Z]{3}\d{3} \[", line)]
-    assert [line.split(":")[0] for line in sites] == [
-        "/opt/vendor/redis_helpers.py",
-        "/project/src/app/cart.py",
-        "src/app/cache.py",
-        "src/app/cache.py",
-        "src/legacy dir/\\xffold.py",
+    assert [line.split(": ")[0] for line in sites] == [
+        "/opt/vendor/redis_helpers.py:40:5",
+        "src/app/cache.py:12:9",
+        "src/app/cache.py:30:17",
+        "/project/src/app/cart.py:7:12",
+        "src/legacy dir/\\xffold.py:3:1",
+        "tests/test_cache.py:9:5",
     ]
     assert sites[0] == (
         "/opt/vendor/redis_helpers.py:40:5: CMD001 [error] KEYS scans the whole keyspace and blocks the server: "
         "use SCAN with MATCH and COUNT (scan_iter(match=…, count=…)) or keep the keys in a set"
     )
-    assert sites[3] == (
+    assert sites[2] == (
         "src/app/cache.py:30:17: KEY006 [warning] upper-case letters in the key name: `Profile` (→ `profile`); "
-        "use lower case  (key user:*:Profile)"
+        "use lower case  (key user:*:Profile)  and 2 more in this file (line 41, 57)"
     )
-    # a blank line between files, none between two findings of one file
-    assert lines[lines.index(sites[2]) + 1] == sites[3]
-    assert lines[lines.index(sites[1]) + 1] == ""
+    # library code under its heading first, test code under its own after it
+    assert lines.index("Library code") < lines.index(sites[0])
+    assert lines.index(sites[4]) < lines.index("Test code") < lines.index(sites[5])
+    assert lines[lines.index("Test code") - 1] == ""
+
+
+def test_more_places_are_bounded_and_counted_in_chinese() -> None:
+    report = code_report()
+    folded = next(f for f in report.findings if f.related)
+    many = replace(folded, count=120, related=tuple(replace(folded.location, line=100 + n) for n in range(50)))
+    text = _text(replace(report, findings=(many,)), lang="zh")
+    assert "本文件另有 119 处（第 100、101、102、103、104、… 行）" in text
+    assert "Test code" not in text and "测试代码" not in text  # no test findings: no headings
 
 
 def test_summary_comes_after_the_findings_without_key_counts() -> None:
     text = _text(code_report())
-    assert text.index("Rules broken") < text.index("rediscipline 0.1.0 · check") < text.index("Summary: error 2")
+    assert text.index("Rules broken") < text.index("rediscipline 0.1.0 · check") < text.index("Summary: error 3")
     assert "0 keys in 0 patterns" not in text  # code has no keys to count
-    assert "5 findings\n" in text
+    assert "6 findings\n" in text
 
 
 def test_escapes_what_reaches_the_terminal() -> None:

@@ -1,10 +1,12 @@
-"""The one driver every command goes through: sources → engine → suppressions → baseline → Report.
+"""The one driver every command goes through: sources → engine → suppressions → facts → baseline → Report.
 
 `run` narrows the enabled rules to those that can be checked where the given sources look (a rule's `where`),
 plans what the sources read (`engine.plan`), feeds the engine through its one entry, applies inline
-suppressions, per-file ignores and the baseline (for every command: code, key lists, servers and dumps alike),
-has the engine judge the suppressions that suppressed nothing (SUP001), and builds the Report. The engine's
-result is never changed: the report is built beside it.
+suppressions and per-file ignores place by place, has the engine judge the suppressions that suppressed
+nothing (SUP001), folds the places of one key-name fact in a file into one finding (`engine.folding`), tells
+test code apart and applies the `tests` mode (`suppress.test_code`), hides what the baseline records (for
+every command: code, key lists, servers and dumps alike), ranks the findings and builds the Report. The
+engine's result is never changed: the report is built beside it.
 
 A source of several parts read at once (`model.source.PartedSource`: the dumps of one scan) gives each part an
 engine of its own; once every source is read, their partials are merged into the run's engine, which finishes
@@ -20,8 +22,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
 from rediscipline import __version__
+from rediscipline.engine.folding import fold_key_sites
 from rediscipline.engine.runner import Engine, EngineResult
-from rediscipline.model.finding import Finding
+from rediscipline.model.finding import CONTEXT_TEST, Finding
 from rediscipline.model.note import Note, note
 from rediscipline.model.report import LAYOUT_PATTERNS, LAYOUT_SITES, Report, RunInfo, ServerSummary, Stats
 from rediscipline.model.source import PartedSource, PartRun, Source, SourceOutcome
@@ -172,18 +175,27 @@ def _filter(
     baseline: Baseline | None,
     root: str | None,
 ) -> tuple[list[Finding], list[Note]]:
-    """The findings left after suppressions (and SUP001's findings on the unused ones) and the baseline."""
+    """The findings left after suppressions (and SUP001's findings on the unused ones), folded per fact, with
+    their context in test code or not, and not in the baseline."""
     notes: list[Note] = []
     kept = list(result.findings)
+    base = os.path.realpath(root if root is not None else settings.root if settings.root is not None else os.getcwd())
     if result.directives or settings.file_ignores:  # nothing to suppress otherwise (key lists, servers, dumps)
         from rediscipline.suppress.apply import suppress
 
-        base = root if root is not None else settings.root if settings.root is not None else os.getcwd()
         directives = {file.path: file for file in result.directives}
-        suppressed = suppress(kept, directives, settings.file_ignores, registry.resolve, root=os.path.realpath(base))
+        suppressed = suppress(kept, directives, settings.file_ignores, registry.resolve, root=base)
         kept = suppressed.kept + list(engine.judge_suppressions(suppressed.unused))
         if suppressed.suppressed:
             notes.append(note("suppressed", findings=suppressed.suppressed))
+    kept = fold_key_sites(kept)
+    if any(f.location.path is not None for f in kept):
+        from rediscipline.suppress.test_code import TestPaths, split_tests
+
+        split = split_tests(kept, TestPaths(settings.test_paths, base), settings.tests)
+        kept = split.kept
+        if split.left_out:
+            notes.append(note("tests-left-out", findings=split.left_out, mode=settings.tests))
     if baseline is not None:
         filtered = baseline.filter(kept)
         kept = filtered.new
@@ -214,11 +226,12 @@ def _report(
     notes: list[Note],
     outcomes: Sequence[SourceOutcome],
 ) -> Report:
-    """Findings per key pattern (key lists, servers, dumps) in the engine's order, or per place in a file
-    (code, config files) in file order; the server summary and memory model the sources gave; no score for
-    places in files, which are not keys."""
+    """Findings ranked (`_rank`) from the engine's order (key lists, servers, dumps) or from file order (code,
+    config files); the server summary and memory model the sources gave; no score for places in files,
+    which are not keys."""
     counts_keys = run_info.layout == LAYOUT_PATTERNS
-    ordered = tuple(findings) if counts_keys else tuple(sorted(findings, key=_file_order))
+    given = list(findings) if counts_keys else sorted(findings, key=_file_order)
+    ordered = tuple(sorted(given, key=_rank))
     fired = {f.rule_id for f in ordered}
     metas = {cls.meta.id: cls.meta for cls in registry if cls.meta.id in fired}
     return Report(ordered, metas, run_info, _stats(result, outcomes, counts_keys), tuple(notes))
@@ -234,6 +247,12 @@ def _stats(result: EngineResult, outcomes: Sequence[SourceOutcome], counts_keys:
     if keyspace is not None and model is not None:
         keyspace = replace(keyspace, memory_model=model)
     return replace(stats, server=server, keyspace=keyspace, score=stats.score if counts_keys else None)
+
+
+def _rank(finding: Finding) -> tuple[int, bool, int]:
+    """What is most worth fixing first: the most severe, in library code before test code, shared by the
+    most keys or places. Python's sort is stable: ties keep the order they were given in."""
+    return -finding.severity, finding.context == CONTEXT_TEST, -finding.count
 
 
 def _file_order(finding: Finding) -> tuple[str, int, int, str]:

@@ -4,7 +4,8 @@ A key finding is identified by what it is about (rule, sub-code, source kind, ke
 count, an example or a line number, so the same problem keeps its fingerprint across runs: a pattern found
 again on the next scan of the same kind of source (`live`, `rdb`, `keys`) matches its baseline entry, whichever
 server or file it came from. A finding about a command or a server (no pattern) is identified by its subject
-and evidence instead (`keys` seen in commandstats); one at a place in a file by `site_fingerprint`.
+and evidence instead (`keys` seen in commandstats); one at a place in a file by `site_fingerprint`, and a key
+pattern found at places in one file by `file_pattern_fingerprint`.
 """
 
 from __future__ import annotations
@@ -32,3 +33,9 @@ def site_fingerprint(rule_id: str, code: str, source: str, location: Location) -
     """
     where = location.context if location.context is not None else f"line {location.line}"
     return key_fingerprint(rule_id, code, source, f"{location.path}\0{where}".encode("utf-8", "surrogateescape"))
+
+
+def file_pattern_fingerprint(rule_id: str, code: str, source: str, path: str, pattern: bytes) -> str:
+    """The identity of a key-name fact in one file: rule, sub-code, path and key pattern, with no line or
+    statement, so a baseline entry holds while the places that build the key move, multiply or shrink."""
+    return key_fingerprint(rule_id, code, source, path.encode("utf-8", "surrogateescape") + b"\0" + pattern)

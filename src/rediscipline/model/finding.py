@@ -38,9 +38,15 @@ class Example:
     location: Location
 
 
+#: `Finding.context` of a finding in test code (see `suppress.test_code`), and of one in any other file.
+CONTEXT_TEST = "test"
+CONTEXT_LIBRARY = "library"
+
+
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """A rule broken by `count` keys of one pattern (or by one code location)."""
+    """A rule broken by `count` keys of one pattern, by one place in a file, or by one key pattern at
+    `count` places in one file (`location` is the first, `related` the next ones, bounded)."""
 
     rule_id: str
     code: str
@@ -55,3 +61,5 @@ class Finding:
     worst: float | None = None
     subject: str | None = None  # what a non-key finding is about: a command (`keys`), a setting (`maxmemory`)
     estimate: tuple[float, float, float] | None = None  # sampled scans: (estimated count, 95% low, 95% high)
+    related: tuple[Location, ...] = ()  # the other places of a fact found at several places in one file
+    context: str | None = None  # CONTEXT_TEST or CONTEXT_LIBRARY for a finding in a file; None elsewhere

@@ -65,6 +65,10 @@ def _finding(finding: Finding, report: Report, lang: str, long_names: LongNames)
         out["worst"] = finding.worst
     out["namespace"] = None if finding.namespace is None else cut_text(finding.namespace, NAME_LIMIT)
     out["location"] = _location(finding.location)
+    if finding.related:
+        out["related"] = [_location(location) for location in finding.related]
+    if finding.context is not None:
+        out["context"] = finding.context
     out["examples"] = [{**name_fields("key", e.name, long_names), **_location(e.location)} for e in finding.examples]
     out["fingerprint"] = finding.fingerprint
     return out
@@ -193,7 +197,7 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
             "patterns": stats.patterns,
             "findings": len(report.findings),
             "by_severity": by_severity,
-            "by_family": by_family,
+            "by_family": dict(sorted(by_family.items())),
             "max_severity": worst.label if worst is not None else None,
             "elapsed_seconds": stats.elapsed_seconds,
             "pattern_cap": stats.pattern_cap,

@@ -81,6 +81,18 @@ def _suppressed(p: Params) -> Text:
     )
 
 
+def _tests_left_out(p: Params) -> Text:
+    if p["mode"] == "errors-only":
+        return Text(
+            f"{p['findings']} finding(s) below error in test code not shown (tests = \"errors-only\")",
+            f"测试代码中 {p['findings']} 个低于 error 的问题未显示（tests = \"errors-only\"）",
+        )
+    return Text(
+        f"{p['findings']} finding(s) in test code not shown (tests = \"ignore\")",
+        f"测试代码中 {p['findings']} 个问题未显示（tests = \"ignore\"）",
+    )
+
+
 def _baseline(p: Params) -> Text:
     return Text(
         f"baseline {p['path']}: {p['matched']} known finding(s) hidden, {p['fixed']} no longer seen",
@@ -160,6 +172,7 @@ CATALOGUE: dict[str, Callable[[Params], Text]] = {
     "pattern-cap": _pattern_cap,
     "suppressed": _suppressed,
     "baseline": _baseline,
+    "tests-left-out": _tests_left_out,
     "python-files": _python_files,
     "config-files": _config_files,
     "unparsed-files": _unparsed,

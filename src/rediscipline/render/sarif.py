@@ -132,16 +132,20 @@ def _subject_name(finding: Finding) -> str | None:
     return None if finding.subject is None else cut_text(finding.subject, NAME_LIMIT)
 
 
+def _physical(location: Location, cwd: str) -> dict[str, Any]:
+    assert location.path is not None
+    physical: dict[str, Any] = {"artifactLocation": artifact_location(location.path, cwd)}
+    region = _region(location)
+    if region is not None:
+        physical["region"] = region
+    return {"physicalLocation": physical}
+
+
 def _location(finding: Finding, cwd: str) -> dict[str, Any]:
     location = finding.location
     path = location.path
     if is_site(finding):
-        assert path is not None
-        physical: dict[str, Any] = {"artifactLocation": artifact_location(path, cwd)}
-        region = _region(location)
-        if region is not None:
-            physical["region"] = region
-        return {"physicalLocation": physical}
+        return _physical(location, cwd)
     scope = shown_path(path) if path else location.source
     if location.db is not None:
         scope += f"/db{location.db}"
@@ -163,8 +167,14 @@ def _result(finding: Finding, index: dict[str, int], lang: str, cwd: str) -> dic
     result["level"] = LEVEL[finding.severity]
     result["message"] = {"text": message_text(finding.message.in_(lang))}
     result["locations"] = [_location(finding, cwd)]
+    if finding.related and is_site(finding):
+        result["relatedLocations"] = [
+            {"id": number, **_physical(location, cwd)} for number, location in enumerate(finding.related, 1)
+        ]
     result["partialFingerprints"] = {FINGERPRINT_KEY: finding.fingerprint}
     properties: dict[str, Any] = {"code": finding.code}
+    if finding.context is not None:
+        properties["context"] = finding.context
     if finding.pattern is not None:
         properties.update(name_fields("pattern", finding.pattern))
         properties["count"] = finding.count

@@ -15,8 +15,12 @@ from pathlib import PurePath, PurePosixPath, PureWindowsPath
 from rediscipline.model.display import PATH_LIMIT, display_bytes
 from rediscipline.model.finding import Finding
 from rediscipline.model.location import SOURCE_CODE, SOURCE_CONFIG, Location
+from rediscipline.model.text import Text
 
 SITE_SOURCES = frozenset({SOURCE_CODE, SOURCE_CONFIG})
+#: How many of a folded finding's other lines `more_places` names.
+LINES_SHOWN = 5
+_MORE = Text("and {n} more in this file (line {lines})", "本文件另有 {n} 处（第 {lines} 行）")
 
 
 def is_file_path(path: str | None) -> bool:
@@ -69,3 +73,15 @@ def where(location: Location) -> str:
         if location.column is not None:
             text += f":{location.column}"
     return text
+
+
+def more_places(finding: Finding, lang: str) -> str | None:
+    """`and 9 more in this file (line 12, 40, 77, 80, 93, …)` for a key-name fact found at several places in
+    one file; None for a finding at one place."""
+    others = finding.count - 1
+    if others < 1 or not is_site(finding):
+        return None
+    lines = [str(location.line) for location in finding.related[:LINES_SHOWN] if location.line is not None]
+    if others > len(lines):
+        lines.append("…")
+    return _MORE.in_(lang).format(n=f"{others:,}", lines=("、" if lang == "zh" else ", ").join(lines))

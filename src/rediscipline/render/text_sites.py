@@ -1,10 +1,12 @@
-"""The text layout of findings at places in files (source code, redis.conf): one line each, by file.
+"""The text layout of findings at places in files (source code, redis.conf): one line each, ranked.
 
 `src/app.py:12:5: CMD001 [error] message` is what compilers and linters print, so editors and terminals
-turn it into a link and people scan it by file. Findings are grouped by file (files in path order, lines
-in order within a file) and followed by the rules they broke, with their titles, since a line only names
-the rule's id. Paths and messages go through the same escaping as key names: nothing in a file name or a
-quoted template can reach the terminal as a control sequence.
+turn it into a link. Lines come in the report's order (most severe first, then the facts shared by the most
+places), library code first and test code after it under its own heading, so the first screen is what is
+most worth fixing; a key-name fact found at several places of a file is one line that says how many more
+(`and 9 more in this file (line 12, 40, …)`). The rules broken follow, with their titles, since a line only
+names the rule's id. Paths and messages go through the same escaping as key names: nothing in a file name or
+a quoted template can reach the terminal as a control sequence.
 """
 
 from __future__ import annotations
@@ -16,12 +18,12 @@ from rich.console import Console
 from rich.text import Text as RichText
 
 from rediscipline.model.display import NAME_LIMIT, display_bytes, inert
-from rediscipline.model.finding import Finding
+from rediscipline.model.finding import CONTEXT_TEST, Finding
 from rediscipline.model.report import Report
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.render.labels import SEVERITY
-from rediscipline.render.sites import shown_path
+from rediscipline.render.sites import more_places, shown_path
 
 STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.NOTE: "cyan"}
 LABELS = {
@@ -32,12 +34,9 @@ LABELS = {
     "key": Text("key {name}", "Key {name}"),
     "rules": Text("Rules broken", "违反的规则"),
     "finding-count": Text("{n} findings", "{n} 个问题"),
+    "library": Text("Library code", "业务代码"),
+    "test": Text("Test code", "测试代码"),
 }
-
-
-def _order(finding: Finding) -> tuple[str, int, int, str, str]:
-    location = finding.location
-    return (location.path or "", location.line or 0, location.column or 0, finding.rule_id, finding.code)
 
 
 def _line(finding: Finding, lang: str) -> RichText:
@@ -55,6 +54,9 @@ def _line(finding: Finding, lang: str) -> RichText:
     if finding.pattern is not None:
         name = display_bytes(finding.pattern, NAME_LIMIT)
         line.append("  (" + LABELS["key"].in_(lang).format(name=name) + ")", style="dim")
+    more = more_places(finding, lang)
+    if more is not None:
+        line.append(f"  {more}", style="magenta")
     return line
 
 
@@ -64,19 +66,21 @@ def site_count(count: int, lang: str) -> str:
 
 
 def site_lines(report: Report, findings: Sequence[Finding], console: Console, lang: str) -> None:
-    """Print `findings` (all at places in files) grouped by file, then the rules they broke."""
+    """Print `findings` (all at places in files, in report order): library code, then test code under its
+    own heading, then the rules they broke."""
     if not report.findings:
         console.print(RichText(LABELS["no-findings"].in_(lang), style="green"))
         console.print()
         return
-    previous: str | None = None
-    for finding in sorted(findings, key=_order):
-        path = finding.location.path or ""
-        if previous is not None and path != previous:
-            console.print()
-        previous = path
-        console.print(_line(finding, lang), soft_wrap=True)  # one line: the terminal wraps, links stay whole
-    if previous is not None:
+    tests = [f for f in findings if f.context == CONTEXT_TEST]
+    library = [f for f in findings if f.context != CONTEXT_TEST]
+    for label, part in (("library", library), ("test", tests)):
+        if not part:
+            continue
+        if tests:
+            console.print(RichText(LABELS[label].in_(lang), style="bold underline"))
+        for finding in part:
+            console.print(_line(finding, lang), soft_wrap=True)  # one line: the terminal wraps, links stay whole
         console.print()
     counts = Counter(f.rule_id for f in findings)
     if not counts:

@@ -37,7 +37,11 @@ TOP_KEYS = {
     "per-key-ignores": "glob → rule selectors that do not apply to matching keys",
     "per-file-ignores": 'path glob (relative to the project root) → rule selectors, e.g. "tests/**" = ["CMD001"]',
     "pattern-cap": "most key patterns tracked in one run (memory bound)",
+    "test-paths": 'path globs of test code besides the built-in ones, e.g. ["qa/**", "*_spec.py"]',
+    "tests": "what is reported from test code: report, errors-only or ignore",
 }
+#: The values of `tests`: every finding in test code, only its errors, or none.
+TESTS_MODES = ("report", "errors-only", "ignore")
 FILE_ONLY_KEYS = {"preset", "overlays"}
 
 
@@ -71,6 +75,10 @@ class Settings:
     file_ignores: Mapping[str, frozenset[str]] = field(default_factory=dict)
     #: The project root: the folder of the convention file, else the working directory (set by the loader).
     root: str | None = None
+    #: `test-paths`: gitignore-style globs of test code besides the built-in ones; relative to `root`.
+    test_paths: tuple[str, ...] = ()
+    #: `tests`: one of TESTS_MODES.
+    tests: str = TESTS_MODES[0]
 
 
 def _strings(value: Any, where: str) -> tuple[str, ...]:
@@ -112,6 +120,8 @@ class _Resolver:
         self.values["fail-on"] = ("warning", "built-in")
         self.values["lang"] = ("en", "built-in")
         self.values["pattern-cap"] = (DEFAULT_PATTERN_CAP, "built-in")
+        self.values["tests"] = (TESTS_MODES[0], "built-in")
+        self.values["test-paths"] = ((), "built-in")
 
     def ids(self, selectors: Sequence[str], where: str) -> frozenset[str]:
         ids: set[str] = set()
@@ -144,6 +154,16 @@ class _Resolver:
                 if isinstance(value, bool) or not isinstance(value, int) or value < 100:
                     raise ConfigError(f"{where}: expected an integer ≥ 100, got {value!r}")
                 self.values[key] = (value, origin)
+            elif key == "tests":
+                if value not in TESTS_MODES:
+                    raise ConfigError(f"{where}: {value!r} is not allowed (allowed: {', '.join(TESTS_MODES)})")
+                self.values[key] = (value, origin)
+            elif key == "test-paths":
+                globs = _strings(value, where)
+                for glob in globs:
+                    if not glob or glob in ("/", "./"):
+                        raise ConfigError(f"{where}: {glob!r} is not a path glob")
+                self.values[key] = (globs, origin)
             elif key == "rules":
                 self._rules(value, origin)
             elif key == "namespaces":
@@ -223,7 +243,7 @@ class _Resolver:
             Provenance("preset", preset, origins[0]),
             Provenance("overlays", _show(overlays), origins[1]),
         ]
-        for key in ("fail-on", "lang", "pattern-cap"):
+        for key in ("fail-on", "lang", "pattern-cap", "tests", "test-paths"):
             value, origin = self.values[key]
             provenance.append(Provenance(key, _show(value), origin))
         select_origin = self.selection[-1].origin if self.selection else "built-in"
@@ -260,6 +280,8 @@ class _Resolver:
             pattern_cap=self.values["pattern-cap"][0],
             provenance=tuple(provenance),
             file_ignores={glob: ids for glob, (ids, _o) in self.file_ignores.items()},
+            test_paths=self.values["test-paths"][0],
+            tests=self.values["tests"][0],
         )
 
 

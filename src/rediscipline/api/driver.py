@@ -175,8 +175,8 @@ def _filter(
     baseline: Baseline | None,
     root: str | None,
 ) -> tuple[list[Finding], list[Note]]:
-    """The findings left after suppressions (and SUP001's findings on the unused ones), folded per fact, with
-    their context in test code or not, and not in the baseline."""
+    """The findings left after suppressions (and SUP001's findings on the unused ones) and the baseline, folded
+    per fact, each in a file with its context (test code or not) and what the `tests` mode keeps of them."""
     notes: list[Note] = []
     kept = list(result.findings)
     base = os.path.realpath(root if root is not None else settings.root if settings.root is not None else os.getcwd())
@@ -188,7 +188,13 @@ def _filter(
         kept = suppressed.kept + list(engine.judge_suppressions(suppressed.unused))
         if suppressed.suppressed:
             notes.append(note("suppressed", findings=suppressed.suppressed))
+    matching = baseline.matching() if baseline is not None else None
+    if matching is not None:
+        kept = matching.hide(kept)  # places first: a baseline may hold the places of a fact one by one
     kept = fold_key_sites(kept)
+    if matching is not None and baseline is not None:
+        kept = matching.hide(kept)
+        notes.append(note("baseline", path=baseline.path, matched=matching.matched, fixed=matching.fixed))
     if any(f.location.path is not None for f in kept):
         from rediscipline.suppress.test_code import TestPaths, split_tests
 
@@ -196,10 +202,6 @@ def _filter(
         kept = split.kept
         if split.left_out:
             notes.append(note("tests-left-out", findings=split.left_out, mode=settings.tests))
-    if baseline is not None:
-        filtered = baseline.filter(kept)
-        kept = filtered.new
-        notes.append(note("baseline", path=baseline.path, matched=filtered.matched, fixed=filtered.fixed))
     return kept, notes
 
 

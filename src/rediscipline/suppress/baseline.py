@@ -9,7 +9,12 @@ The file is JSON, sorted so that it diffs well in review::
 Only `fingerprint` decides a match; the other fields are there for the humans reading the file. Findings
 are matched as a multiset: two identical findings baselined let two stay hidden, and a third is new.
 Code fingerprints come from the rule, the file and the statement, not the line, so moved code still
-matches (see `engine.fingerprint.site_fingerprint`).
+matches (see `engine.fingerprint.site_fingerprint`); a key-name fact in a file has one fingerprint for all
+its places (`file_pattern_fingerprint`), so it stays hidden however its places move or multiply.
+
+A run matches in two steps through one `Matching` (one budget): the places before they are folded into
+facts, which is how baselines written when each place was its own finding still match, then the findings
+as reported.
 """
 
 from __future__ import annotations
@@ -58,16 +63,38 @@ class Baseline:
 
     def filter(self, findings: Iterable[Finding]) -> Filtered:
         """Hide the baselined findings, each fingerprint as many times as the baseline holds it."""
-        budget = Counter(entry.fingerprint for entry in self.entries)
+        matching = self.matching()
+        new = matching.hide(findings)
+        return Filtered(new, matching.matched, matching.fixed)
+
+    def matching(self) -> Matching:
+        """A budget of this baseline's entries to spend over several steps of one run."""
+        return Matching(Counter(entry.fingerprint for entry in self.entries))
+
+
+@dataclass(slots=True)
+class Matching:
+    """What is left of a baseline's entries while a run spends them (see the module docstring)."""
+
+    budget: Counter[str]
+    matched: int = 0
+
+    def hide(self, findings: Iterable[Finding]) -> list[Finding]:
+        """The findings the budget does not hold; each one it holds spends one entry."""
+        budget = self.budget
         new: list[Finding] = []
-        matched = 0
         for finding in findings:
             if budget[finding.fingerprint] > 0:
                 budget[finding.fingerprint] -= 1
-                matched += 1
+                self.matched += 1
             else:
                 new.append(finding)
-        return Filtered(new, matched, sum(budget.values()))
+        return new
+
+    @property
+    def fixed(self) -> int:
+        """Entries no finding spent: problems no longer seen."""
+        return sum(self.budget.values())
 
 
 def baseline_entries(findings: Iterable[Finding], root: str | None = None) -> list[BaselineEntry]:

@@ -107,9 +107,7 @@ def test_a_comment_on_one_place_silences_that_place_only(tmp_path: Path) -> None
     root = _project(tmp_path)
     path = root / "app" / "cache.py"
     path.write_text(
-        LIBRARY.replace(
-            'return r.get(f"USER:{uid}")', 'return r.get(f"USER:{uid}")  # rediscipline: ignore[KEY006]'
-        )
+        LIBRARY.replace('return r.get(f"USER:{uid}")', 'return r.get(f"USER:{uid}")  # rediscipline: ignore[KEY006]')
     )
     report = _check(root)
     [key] = [f for f in report.findings if f.rule_id == "KEY006" and f.context == CONTEXT_LIBRARY]

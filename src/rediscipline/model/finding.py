@@ -41,6 +41,8 @@ class Example:
 #: `Finding.context` of a finding in test code (see `suppress.test_code`), and of one in any other file.
 CONTEXT_TEST = "test"
 CONTEXT_LIBRARY = "library"
+#: The values of the convention file's `tests`: report every finding in test code, only its errors, or none.
+TESTS_MODES = ("report", "errors-only", "ignore")
 
 
 @dataclass(frozen=True, slots=True)

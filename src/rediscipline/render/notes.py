@@ -84,12 +84,12 @@ def _suppressed(p: Params) -> Text:
 def _tests_left_out(p: Params) -> Text:
     if p["mode"] == "errors-only":
         return Text(
-            f"{p['findings']} finding(s) below error in test code not shown (tests = \"errors-only\")",
-            f"测试代码中 {p['findings']} 个低于 error 的问题未显示（tests = \"errors-only\"）",
+            f'{p["findings"]} finding(s) below error in test code not shown (tests = "errors-only")',
+            f'测试代码中 {p["findings"]} 个低于 error 的问题未显示（tests = "errors-only"）',
         )
     return Text(
-        f"{p['findings']} finding(s) in test code not shown (tests = \"ignore\")",
-        f"测试代码中 {p['findings']} 个问题未显示（tests = \"ignore\"）",
+        f'{p["findings"]} finding(s) in test code not shown (tests = "ignore")',
+        f'测试代码中 {p["findings"]} 个问题未显示（tests = "ignore"）',
     )
 
 

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rediscipline.model.finding import TESTS_MODES
 from rediscipline.model.keypattern import DEFAULT_PATTERN_CAP
 from rediscipline.model.namespace import NamespacePolicy
 from rediscipline.model.severity import Severity
@@ -40,8 +41,6 @@ TOP_KEYS = {
     "test-paths": 'path globs of test code besides the built-in ones, e.g. ["qa/**", "*_spec.py"]',
     "tests": "what is reported from test code: report, errors-only or ignore",
 }
-#: The values of `tests`: every finding in test code, only its errors, or none.
-TESTS_MODES = ("report", "errors-only", "ignore")
 FILE_ONLY_KEYS = {"preset", "overlays"}
 
 

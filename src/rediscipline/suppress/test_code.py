@@ -17,10 +17,9 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from rediscipline.model.finding import CONTEXT_LIBRARY, CONTEXT_TEST, Finding
+from rediscipline.model.finding import CONTEXT_LIBRARY, CONTEXT_TEST, TESTS_MODES, Finding
 from rediscipline.model.location import SOURCE_CODE, SOURCE_CONFIG
 from rediscipline.model.severity import Severity
-from rediscipline.settings.layering import TESTS_MODES
 from rediscipline.suppress.paths import glob_regex, relative_path
 
 #: Paths that are test code in every project: test folders at any depth, pytest and unittest file names.

@@ -26,6 +26,8 @@ LAYOUT = (
     "scripts",
     "docs/rules",
     "tests/__init__.py",
+    "tests/support/__init__.py",
+    "tests/support/places.py",
     "tests/rules",
     "tests/test_docs.py",
     "tests/code/__init__.py",

@@ -40,7 +40,7 @@ def test_imported_clients_and_factories(tmp_path: Path) -> None:
     (tmp_path / "shop" / "views.py").write_text(VIEWS)
     settings = settings_for(Overrides(isolated=True, select=("TTL006", "CMD001")))
     result = check_code(CodeCheckOptions((str(tmp_path),)), settings, root=tmp_path)
-    found = [(f.location.path, f.location.line, f.rule_id) for f in result.report.findings]
+    found = sorted((f.location.path, f.location.line, f.rule_id) for f in result.report.findings)
     assert found == [("shop/views.py", 6, "TTL006"), ("shop/views.py", 7, "CMD001"), ("shop/views.py", 8, "TTL006")]
 
 
@@ -85,7 +85,9 @@ def test_imported_key_builders_and_ttl_constants(tmp_path: Path) -> None:
     )
     settings = settings_for(Overrides(isolated=True, select=("KEY006", "TTL007")))
     result = check_code(CodeCheckOptions((str(tmp_path),)), settings, root=tmp_path)
-    found = [(f.location.line, f.rule_id, f.pattern) for f in result.report.findings]
+    found = sorted(
+        (place.line, f.rule_id, f.pattern) for f in result.report.findings for place in (f.location, *f.related)
+    )
     assert found == [
         (6, "KEY006", b"User:*:profile"),
         (8, "KEY006", b"User:*:profile"),
@@ -100,7 +102,7 @@ def _check(root: Path, files: dict[str, str], select: tuple[str, ...]) -> list[t
         path.write_text(text)
     settings = settings_for(Overrides(isolated=True, select=select))
     result = check_code(CodeCheckOptions((str(root),)), settings, root=root)
-    return [(f.location.path, f.location.line, f.rule_id) for f in result.report.findings]
+    return sorted((f.location.path or "", f.location.line or 0, f.rule_id) for f in result.report.findings)
 
 
 def test_classes_subclasses_and_attributes_followed_across_modules(tmp_path: Path) -> None:

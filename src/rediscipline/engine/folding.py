@@ -17,11 +17,10 @@ from dataclasses import replace
 
 from rediscipline.engine.fingerprint import file_pattern_fingerprint
 from rediscipline.model.finding import Finding
-from rediscipline.model.location import SOURCE_CODE, SOURCE_CONFIG
+from rediscipline.model.location import FILE_SOURCES
 
 #: Most related locations one folded finding lists (its `count` keeps the whole number of places).
 RELATED_LIMIT = 50
-_FILE_SOURCES = frozenset({SOURCE_CODE, SOURCE_CONFIG})
 
 FactKey = tuple[str, str, str, str, bytes]  # rule id, code, source, path, pattern
 
@@ -32,7 +31,7 @@ def fact_key(finding: Finding) -> FactKey | None:
     location = finding.location
     if finding.pattern is None or finding.subject is not None or location.path is None:
         return None
-    if location.source not in _FILE_SOURCES or location.line is None:
+    if location.source not in FILE_SOURCES or location.line is None:
         return None
     return finding.rule_id, finding.code, location.source, location.path, finding.pattern
 

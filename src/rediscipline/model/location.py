@@ -9,6 +9,9 @@ SOURCE_LIVE = "live"
 SOURCE_RDB = "rdb"
 SOURCE_CODE = "code"
 SOURCE_CONFIG = "config"
+#: Sources whose locations are places in files a team edits (source code, server config files), as opposed
+#: to where keys were read (a server, a dump, a key list).
+FILE_SOURCES = frozenset({SOURCE_CODE, SOURCE_CONFIG})
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,14 +22,13 @@ from urllib.parse import quote
 
 from rediscipline.model.display import NAME_LIMIT, cut_text, inert, json_safe
 from rediscipline.model.finding import Finding
-from rediscipline.model.location import SOURCE_KEYS, SOURCE_RDB, Location
+from rediscipline.model.location import FILE_SOURCES, SOURCE_KEYS, SOURCE_RDB, Location
 from rediscipline.model.report import Report, RuleMeta
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.render.names import name_fields
 from rediscipline.render.notes import note_text
 from rediscipline.render.sites import (
-    SITE_SOURCES,
     is_file_path,
     is_site,
     path_bytes,
@@ -182,7 +181,7 @@ def _result(finding: Finding, index: dict[str, int], lang: str, cwd: str) -> dic
         properties["subject"] = cut_text(finding.subject, NAME_LIMIT)
     if finding.namespace is not None:
         properties["namespace"] = cut_text(finding.namespace, NAME_LIMIT)
-    if finding.examples and finding.location.source not in SITE_SOURCES:
+    if finding.examples and finding.location.source not in FILE_SOURCES:
         properties["examples"] = [name_fields("key", e.name) for e in finding.examples]
     result["properties"] = properties
     return result

@@ -14,10 +14,9 @@ from pathlib import PurePath, PurePosixPath, PureWindowsPath
 
 from rediscipline.model.display import PATH_LIMIT, display_bytes
 from rediscipline.model.finding import Finding
-from rediscipline.model.location import SOURCE_CODE, SOURCE_CONFIG, Location
+from rediscipline.model.location import FILE_SOURCES, Location
 from rediscipline.model.text import Text
 
-SITE_SOURCES = frozenset({SOURCE_CODE, SOURCE_CONFIG})
 #: How many of a folded finding's other lines `more_places` names.
 LINES_SHOWN = 5
 _MORE = Text("and {n} more in this file (line {lines})", "本文件另有 {n} 处（第 {lines} 行）")
@@ -33,7 +32,7 @@ def is_file_path(path: str | None) -> bool:
 def is_site(finding: Finding) -> bool:
     """A finding at a place in a source-code or config file (it may lack a line: a setting not written)."""
     location = finding.location
-    return location.source in SITE_SOURCES and is_file_path(location.path)
+    return location.source in FILE_SOURCES and is_file_path(location.path)
 
 
 def path_bytes(path: str) -> bytes:

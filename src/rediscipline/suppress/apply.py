@@ -23,13 +23,11 @@ from dataclasses import dataclass, field
 
 from rediscipline.model.code import Directive, FileDirectives, UnusedSuppression
 from rediscipline.model.finding import Finding
-from rediscipline.model.location import SOURCE_CODE, SOURCE_CONFIG
+from rediscipline.model.location import FILE_SOURCES
 from rediscipline.suppress.paths import PathIgnores
 
 #: The rule that reports unused suppressions; a directive naming it silences that report.
 UNUSED_RULE = "SUP001"
-#: Sources whose findings are in files `per-file-ignores` can name.
-FILE_SOURCES = frozenset({SOURCE_CODE, SOURCE_CONFIG})
 
 #: A rule name as written in a directive (id in any case, or slug) → the rule's id, None when no rule has it.
 Resolve = Callable[[str], "str | None"]

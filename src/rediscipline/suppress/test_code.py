@@ -18,14 +18,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from rediscipline.model.finding import CONTEXT_LIBRARY, CONTEXT_TEST, TESTS_MODES, Finding
-from rediscipline.model.location import SOURCE_CODE, SOURCE_CONFIG
+from rediscipline.model.location import FILE_SOURCES
 from rediscipline.model.severity import Severity
 from rediscipline.suppress.paths import glob_regex, relative_path
 
 #: Paths that are test code in every project: test folders at any depth, pytest and unittest file names.
 BUILT_IN = ("tests/", "test/", "test_*.py", "*_test.py", "*_tests.py", "tests.py", "conftest.py")
 TESTS_REPORT, TESTS_ERRORS_ONLY, TESTS_IGNORE = TESTS_MODES
-_FILE_SOURCES = frozenset({SOURCE_CODE, SOURCE_CONFIG})
 
 
 class TestPaths:
@@ -62,7 +61,7 @@ def split_tests(findings: Iterable[Finding], is_test: TestPaths, mode: str = TES
     left_out = 0
     for finding in findings:
         path = finding.location.path
-        if path is None or finding.location.source not in _FILE_SOURCES:
+        if path is None or finding.location.source not in FILE_SOURCES:
             kept.append(finding)
             continue
         test = is_test(path)

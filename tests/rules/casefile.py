@@ -2,7 +2,9 @@
 
 A case lists keys (UTF-8 `keys`, or `keys-escaped` with Python `\\xNN` escapes for arbitrary bytes),
 optional `options` for the rule, `namespaces`, a `key-type`, and the expected findings of that rule:
-`{code, pattern?, subject?, count?, severity?, line?}`. `expect = []` is a passing case.
+`{code, pattern?, subject?, count?, severity?, line?, message?}` (`message`: the whole English message).
+`expect = []` is a passing case. `also` lists rules enabled beside it, with their default options (the
+rules it overlaps with, rules/key/overlaps.py); only the findings of the case's rule are compared.
 
 Rules on probed values, commands, servers and code use four more tables (all optional):
 
@@ -69,6 +71,7 @@ class Case:
     server: ServerFact | None = None
     commands: list[CommandFact] = field(default_factory=list)
     calls: list[CodeCall] = field(default_factory=list)
+    also: list[str] = field(default_factory=list)
 
     @property
     def passing(self) -> bool:
@@ -97,6 +100,7 @@ def load_cases() -> list[Case]:
                     server=_server(raw["server"]) if "server" in raw else None,
                     commands=[_command(c) for c in raw.get("commands", [])],
                     calls=[_call(c, line) for line, c in enumerate(raw.get("calls", []), 1)],
+                    also=list(raw.get("also", [])),
                 )
             )
     return cases
@@ -218,8 +222,10 @@ def _call(raw: dict[str, Any], position: int) -> CodeCall:
 def run_case(case: Case) -> list[Finding]:
     cls = default_registry().get(case.rule_id)
     configured = ConfiguredRule(cls(), build(cls.Options, case.options), cls.meta.severity)
+    beside = [default_registry().get(rule_id) for rule_id in case.also]
+    others = [ConfiguredRule(other(), build(other.Options, {}), other.meta.severity) for other in beside]
     namespaces = [parse_namespace(p, t, f"case {case.name}") for p, t in case.namespaces.items()]
-    engine = Engine([configured], namespaces)
+    engine = Engine([configured, *others], namespaces)
     if case.server is not None:
         engine.set_server(case.server)
     engine.begin_input(Location("keys", "case"))
@@ -254,5 +260,7 @@ def matches(finding: Finding, expected: dict[str, Any]) -> bool:
     if "count" in expected and finding.count != expected["count"]:
         return False
     if "line" in expected and finding.location.line != expected["line"]:
+        return False
+    if "message" in expected and finding.message.en != expected["message"]:
         return False
     return "severity" not in expected or finding.severity.label == expected["severity"]

@@ -20,6 +20,7 @@ from rediscipline.rules import ALL_RULES, default_registry
 from rediscipline.rules.base import (
     ANY_COMMAND,
     DOC_SECTIONS,
+    OVERLAPS_SECTION,
     AggregateRule,
     CallRule,
     CommandRule,
@@ -57,8 +58,10 @@ def test_registry_is_consistent() -> None:
 
 @pytest.mark.parametrize("cls", RULES, ids=[c.meta.id for c in RULES])
 def test_doc_sections_in_order(cls: type[Rule[Any]]) -> None:
+    """The written sections, then the `Overlaps` section exactly when the rule is in an overlap table."""
     sections = doc_sections(cls.meta.doc)
-    assert list(sections) == list(DOC_SECTIONS), f"{cls.meta.id} sections: {list(sections)}"
+    expected = [*DOC_SECTIONS, OVERLAPS_SECTION] if cls.overlaps else list(DOC_SECTIONS)
+    assert list(sections) == expected, f"{cls.meta.id} sections: {list(sections)}"
     for name, body in sections.items():
         assert body.strip(), f"{cls.meta.id}: section {name!r} is empty"
 

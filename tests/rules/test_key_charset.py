@@ -19,8 +19,8 @@ from rediscipline.rules.key.template_parts import (
     find_literal_bytes,
     is_camel_word,
     literal_runs,
-    literal_words,
     snake_case,
+    word_spans,
 )
 from rediscipline.rules.options import build
 
@@ -80,7 +80,8 @@ def test_literal_runs_merge_adjacent_parts() -> None:
     [run] = literal_runs(key)
     assert run.text == b"tok:AbCdEfGh"
     assert run.offset == 0
-    assert literal_words(key) == [b"tok", b"AbCdEfGh"]
+    assert run.at == 0
+    assert word_spans(key) == [(b"tok", (0, 3)), (b"AbCdEfGh", (4, 12))]
 
 
 def test_hits_never_look_inside_placeholders() -> None:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, cast
 from rediscipline.engine.flagged import FlaggedKeys
 from rediscipline.engine.groups import AFTER_EVERY_KEY, Group, Groups, ResolvedViolation, resolve
 from rediscipline.engine.keyspace import KeyspaceCollector, count_estimate
+from rediscipline.engine.overlaps import settle
 from rediscipline.engine.patterns import PatternTable
 from rediscipline.engine.plan import plan_for
 from rediscipline.engine.scopes import Scope, Scopes
@@ -391,10 +392,13 @@ class Engine:
         parts, key_type, scope = memo_key
         template = KeyTemplate(parts)
         rules = self._scope(scope)
+        checked = [
+            (configured, ctx, list(cast(NameRule[Any], configured.rule).check(template, key_type, ctx)))
+            for configured, ctx in rules.name_rules  # `_scope` sorted the rules by kind
+        ]
         resolved: list[ResolvedViolation] = []
-        for configured, ctx in rules.name_rules:  # `_scope` sorted the rules by kind
-            checked = cast(NameRule[Any], configured.rule).check(template, key_type, ctx)
-            resolved.extend(self._resolve(configured, ctx, checked))
+        for configured, ctx, violations in settle(checked, template, key_type):  # overlapping rules
+            resolved.extend(self._resolve(configured, ctx, violations))
         wanted = [
             (configured.rule, acc)
             for configured, ctx, acc in rules.aggregates

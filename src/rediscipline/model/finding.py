@@ -28,6 +28,10 @@ class Violation:
     #: The server setting a config violation is about (`maxmemory`, `lazyfree-lazy-eviction`, `user default`):
     #: the key of `ServerFact.settings_origin` that says where it was written, when a file described the server.
     setting: str | None = None
+    #: What a name rule's violation is about, as half-open ranges of positions in the template's parts (each
+    #: literal byte one position, each placeholder one, so code templates have them too). Empty: the name
+    #: as a whole (its length, its number of levels). The engine compares the spans of rules that overlap.
+    spans: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

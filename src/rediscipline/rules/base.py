@@ -18,14 +18,20 @@ read `ctx.server`, which is None when the source has no server (a key list, a du
 
 Rules never do I/O, never print, never know output formats. They return `Violation`s; only the engine
 creates `Finding`s.
+
+Two name rules may describe the same bytes of a name for the same reason (a camelCase word is upper case
+too). A table of `Overlap`s, given to `@rule(overlaps=...)`, says which one wins; the loser's `defers_to`
+names its winners, and the engine drops or narrows (`NameRule.narrow`) what the loser says about bytes a
+winner reports (`Violation.spans`). The rows also write the rule page's `Overlaps` section.
 """
 
 from __future__ import annotations
 
+import bisect
 import inspect
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Generic, TypeVar
 
 from rediscipline.model.code import CodeCall, UnusedSuppression
@@ -59,12 +65,57 @@ FAMILIES = {
     "CLU": Text("cluster", "集群"),
     "SUP": Text("suppressions", "抑制注释"),
 }
+#: A section a rule page has after DOC_SECTIONS when its rule is in an overlap table (generated, never written).
+OVERLAPS_SECTION = "Overlaps"
 _ID = re.compile(r"([A-Z]{3})(\d{3})")
 #: `CommandRule.commands` of a rule that judges every command: the engine offers it each one.
 ANY_COMMAND: frozenset[str] = frozenset({"*"})
 
 OptionsT = TypeVar("OptionsT", bound=RuleOptions)
 EntryT = TypeVar("EntryT")
+#: A half-open range of positions in a template's parts (`Violation.spans`).
+Span = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Overlap:
+    """Two rules that can describe the same bytes of a name, and which one reports them.
+
+    `winner` is the more specific rule: where both report the same bytes, only it does (the other stays
+    silent for those bytes when the winner is enabled in that scope). None: the rules report them for
+    different reasons, and both do. `example` is a name on which they meet; `reason` says why in words.
+    """
+
+    rules: tuple[str, str]
+    winner: str | None
+    example: str
+    reason: str
+
+    def other(self, rule_id: str) -> str:
+        first, second = self.rules
+        return second if rule_id == first else first
+
+
+def merge_spans(spans: Iterable[Span]) -> tuple[Span, ...]:
+    """The union of `spans` as sorted, disjoint spans (adjacent ones joined)."""
+    merged: list[Span] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            if end > merged[-1][1]:
+                merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    return tuple(merged)
+
+
+def _start(span: Span) -> int:
+    return span[0]
+
+
+def covered_by(span: Span, union: Sequence[Span]) -> bool:
+    """True when `span` lies wholly inside one span of `union` (as `merge_spans` gives it)."""
+    index = bisect.bisect_right(union, span[0], key=_start) - 1
+    return index >= 0 and union[index][0] <= span[0] and span[1] <= union[index][1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +147,8 @@ class Rule(Generic[OptionsT]):
     #: Options of a declared namespace it checks (`ttl-min`, `type`...): an option that no rule of a run
     #: checks is reported in a note rather than silently ignored.
     reads_namespace: ClassVar[frozenset[str]] = frozenset()
+    #: The rows of an overlap table that name this rule (`@rule(overlaps=...)`).
+    overlaps: ClassVar[tuple[Overlap, ...]] = ()
 
     @classmethod
     def doc(cls) -> str:
@@ -103,10 +156,33 @@ class Rule(Generic[OptionsT]):
 
 
 class NameRule(Rule[OptionsT]):
-    """A rule on key names; evaluated once per (template, type, namespace) and memoised by the engine."""
+    """A rule on key names; evaluated once per (template, type, namespace) and memoised by the engine.
+
+    Its violations say which bytes they are about (`Violation.spans`). `defers_to` names the rules that
+    win over it on the bytes both report (from its overlap rows): when one of them is enabled and reports
+    bytes this rule reports too, the engine asks `narrow` for what is left.
+    """
+
+    defers_to: ClassVar[frozenset[str]] = frozenset()
 
     def check(self, key: KeyTemplate, key_type: str | None, ctx: RuleContext[OptionsT]) -> Iterable[Violation]:
         raise NotImplementedError
+
+    def narrow(
+        self,
+        violation: Violation,
+        covered: Sequence[Span],
+        key: KeyTemplate,
+        key_type: str | None,
+        ctx: RuleContext[OptionsT],
+    ) -> Violation | None:
+        """`violation` without what it says about the `covered` spans (`merge_spans` of what the winners
+        report), or None when nothing is left. This keeps the uncovered spans under the same message, which
+        suits a message that names no bytes; a rule whose message lists items rebuilds it from the rest."""
+        left = tuple(span for span in violation.spans if not covered_by(span, covered))
+        if not left:
+            return None
+        return replace(violation, spans=left)
 
 
 class FactRule(Rule[OptionsT]):
@@ -283,8 +359,13 @@ def rule(
     severity: Severity,
     where: tuple[str, ...],
     sources: tuple[str, ...],
+    overlaps: Iterable[Overlap] = (),
 ) -> Callable[[type[Any]], type[Any]]:
-    """Attach metadata to a rule class; validates the id format and the `where` names."""
+    """Attach metadata to a rule class; validates the id format and the `where` names.
+
+    `overlaps` is an overlap table (the whole table: the rows naming this rule are kept): they set
+    `defers_to` and are written as the doc's `Overlaps` section.
+    """
     match = _ID.fullmatch(id)
     if match is None or match.group(1) not in FAMILIES:
         raise ValueError(f"bad rule id {id!r}")
@@ -292,7 +373,14 @@ def rule(
     if unknown:
         raise ValueError(f"{id}: unknown check locations {sorted(unknown)}")
 
+    mine = tuple(row for row in overlaps if id in row.rules)
+
     def decorate(cls: type[Any]) -> type[Any]:
+        doc = inspect.cleandoc(cls.__doc__ or "")
+        if mine:
+            cls.overlaps = mine
+            cls.defers_to = frozenset(row.winner for row in mine if row.winner is not None and row.winner != id)
+            doc += "\n\n" + overlaps_section(id, mine)
         cls.meta = RuleMeta(
             id=id,
             slug=slug,
@@ -301,12 +389,33 @@ def rule(
             severity=severity,
             where=where,
             sources=sources,
-            doc=inspect.cleandoc(cls.__doc__ or ""),
+            doc=doc,
             family_title=FAMILIES[match.group(1)],
         )
         return cls
 
     return decorate
+
+
+def overlaps_section(rule_id: str, rows: Sequence[Overlap]) -> str:
+    """The `Overlaps` section of a rule's doc, written from its overlap rows."""
+    lines = [
+        f"## {OVERLAPS_SECTION}",
+        "Rules that can report the same bytes of a name as this one, and which of them reports those bytes:",
+    ]
+    for row in rows:
+        other = row.other(rule_id)
+        if row.winner == rule_id:
+            head = f"Wins over {other} on the bytes both report (`{row.example}`): only this rule reports them."
+        elif row.winner == other:
+            head = (
+                f"Yields to {other} on the bytes both report (`{row.example}`): only {other} reports them while "
+                "it is enabled; this rule still reports the bytes only it sees."
+            )
+        else:
+            head = f"Reports alongside {other} (`{row.example}`): both report, for different reasons."
+        lines.append(f"- {head} {row.reason}")
+    return "\n".join(lines)
 
 
 def doc_sections(doc: str) -> dict[str, str]:

@@ -8,11 +8,19 @@ from functools import cached_property
 from types import MappingProxyType
 
 from rediscipline.model.finding import Violation
-from rediscipline.model.keyname import KeyTemplate, Segment
+from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
-from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.template_parts import NAMING_CHECKS, quoted, segment_words, show
+from rediscipline.rules.base import NameRule, RuleContext, Span, rule
+from rediscipline.rules.key.overlaps import NAME_OVERLAPS
+from rediscipline.rules.key.template_parts import (
+    NAMING_CHECKS,
+    level_extents,
+    literal_pieces,
+    quoted,
+    segment_word_spans,
+    show,
+)
 from rediscipline.rules.options import RuleOptions, option
 
 #: Short forms every developer reads without a glossary: they never count as cryptic. Two-letter English
@@ -133,6 +141,7 @@ def _norm(text: str) -> str:
         "003 §Key设计原则 — 3. 简洁性",
         "004 §5.2 避免的问题 — 避免缩写模糊",
     ),
+    overlaps=NAME_OVERLAPS,
 )
 class Abbreviation(NameRule[AbbreviationOptions]):
     """Checks that abbreviations in key names are readable, or that the team's abbreviations are used.
@@ -195,28 +204,31 @@ class Abbreviation(NameRule[AbbreviationOptions]):
         self, key: KeyTemplate, key_type: str | None, ctx: RuleContext[AbbreviationOptions]
     ) -> Iterator[Violation]:
         opts = ctx.options
-        segments = key.segments()
         if opts.policy == "readable":
-            yield from self._cryptic(segments, opts)
+            yield from self._cryptic(key, opts)
         elif opts.policy == "abbreviate":
-            yield from self._abbreviate(segments, opts)
+            yield from self._abbreviate(key, opts)
         if opts.max_word_bytes:
-            yield from self._verbose(segments, opts)
+            yield from self._verbose(key, opts)
 
-    def _cryptic(self, segments: tuple[Segment, ...], opts: AbbreviationOptions) -> Iterator[Violation]:
+    def _cryptic(self, key: KeyTemplate, opts: AbbreviationOptions) -> Iterator[Violation]:
         known, ambiguous = opts.known_words, opts.ambiguous_words
         cryptic: list[str] = []
+        spans: list[Span] = []
         readable = 0
-        for word in _words(segments):
-            lower = word.lower()
-            if lower in known:
-                readable += 1
-            elif lower in ambiguous:
-                cryptic.append(f"{word} ({ambiguous[lower]})")
-            elif len(word) <= 2 and word.isascii() and word.isalpha():
-                cryptic.append(word)
-            elif any(ch.isalpha() for ch in word):
-                readable += 1
+        for level in _words(key):
+            for word, span in level:
+                lower = word.lower()
+                if lower in known:
+                    readable += 1
+                elif lower in ambiguous:
+                    cryptic.append(f"{word} ({ambiguous[lower]})")
+                    spans.append(span)
+                elif len(word) <= 2 and word.isascii() and word.isalpha():
+                    cryptic.append(word)
+                    spans.append(span)
+                elif any(ch.isalpha() for ch in word):
+                    readable += 1
         too_many = len(cryptic) > opts.max_cryptic
         unreadable = bool(cryptic) and readable < opts.min_readable
         if too_many or unreadable:
@@ -227,18 +239,18 @@ class Abbreviation(NameRule[AbbreviationOptions]):
                     f"含义模糊的缩写 {quoted(cryptic)}：请写出完整单词（user:profile，而不是 u:p）",
                 ),
                 value=len(cryptic),
+                spans=tuple(spans),
             )
 
-    def _abbreviate(self, segments: tuple[Segment, ...], opts: AbbreviationOptions) -> Iterator[Violation]:
+    def _abbreviate(self, key: KeyTemplate, opts: AbbreviationOptions) -> Iterator[Violation]:
         table = opts.abbreviation_table
         if not table:
             return
         longest = max(k.count("_") for k in table) + 1
         found: list[str] = []
-        for segment in segments:
-            if segment.literal is None:
-                continue
-            words = [w.decode("utf-8", errors="replace").lower() for w in segment_words(segment)]
+        spans: list[Span] = []
+        for level in _words(key):
+            words = [word.lower() for word, _span in level]
             start = 0
             while start < len(words):
                 for size in range(min(longest, len(words) - start), 0, -1):
@@ -246,6 +258,7 @@ class Abbreviation(NameRule[AbbreviationOptions]):
                     short = table.get(phrase)
                     if short is not None and short != phrase:
                         found.append(f"{phrase} → {short}")
+                        spans.append((level[start][1][0], level[start + size - 1][1][1]))
                         start += size
                         break
                 else:
@@ -258,10 +271,11 @@ class Abbreviation(NameRule[AbbreviationOptions]):
                     f"请使用团队约定的缩写：{quoted(found)}",
                 ),
                 value=len(found),
+                spans=tuple(spans),
             )
 
-    def _verbose(self, segments: tuple[Segment, ...], opts: AbbreviationOptions) -> Iterator[Violation]:
-        longest = max((lit for s in segments for lit in s.literal_bytes()), key=len, default=b"")
+    def _verbose(self, key: KeyTemplate, opts: AbbreviationOptions) -> Iterator[Violation]:
+        longest, span = max(literal_pieces(key), key=_length, default=(b"", (0, 0)))
         size = len(longest)
         if size > opts.max_word_bytes:
             yield Violation(
@@ -273,12 +287,20 @@ class Abbreviation(NameRule[AbbreviationOptions]):
                     "请拆成带命名空间的层级或缩短（如 session:token:abc123）",
                 ),
                 value=size,
+                spans=(span,),
             )
 
 
-def _words(segments: tuple[Segment, ...]) -> Iterator[str]:
-    """Words of the wholly literal levels; words glued to a value (`u12345`, `abc123`) are values."""
-    for segment in segments:
-        if segment.literal is not None:
-            for word in segment_words(segment):
-                yield word.decode("utf-8", errors="replace")
+def _length(piece: tuple[bytes, Span]) -> int:
+    return len(piece[0])
+
+
+def _words(key: KeyTemplate) -> Iterator[list[tuple[str, Span]]]:
+    """The words of each wholly literal level, with their spans; words glued to a value (`u12345`,
+    `abc123`) are values."""
+    extents = level_extents(key)
+    for segment in key.segments():
+        literal = segment.literal
+        if literal is not None:
+            start = extents[segment.index][0]
+            yield [(word.decode("utf-8", errors="replace"), span) for word, span in segment_word_spans(literal, start)]

@@ -9,12 +9,14 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
+from rediscipline.rules.key.overlaps import NAME_OVERLAPS
 from rediscipline.rules.key.template_parts import (
     NAMING_CHECKS,
     describe_words,
     is_camel_word,
-    literal_words,
     snake_case,
+    spans_of,
+    word_spans,
 )
 from rediscipline.rules.options import RuleOptions
 
@@ -29,6 +31,7 @@ from rediscipline.rules.options import RuleOptions
         "004 §2.3 标识符命名",
         "004 §5.2 避免的问题",
     ),
+    overlaps=NAME_OVERLAPS,
 )
 class CamelCase(NameRule[RuleOptions]):
     """Reports camelCase and PascalCase words in key names and suggests their snake_case form.
@@ -70,7 +73,8 @@ class CamelCase(NameRule[RuleOptions]):
     """
 
     def check(self, key: KeyTemplate, key_type: str | None, ctx: RuleContext[RuleOptions]) -> Iterator[Violation]:
-        words = [w for w in literal_words(key) if is_camel_word(w)]
+        found = word_spans(key)
+        words = [w for w in dict.fromkeys(word for word, _span in found) if is_camel_word(w)]
         if not words:
             return
         listed = describe_words(words, snake_case)
@@ -81,4 +85,5 @@ class CamelCase(NameRule[RuleOptions]):
                 f"键名使用了驼峰命名：{listed.zh}；请使用小写，单词之间用 `_`，层级之间用 `:`",
             ),
             value=len(words),
+            spans=spans_of(words, found),
         )

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from rediscipline.model.finding import Violation
 from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
-from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.template_parts import NAMING_CHECKS, quoted, show
+from rediscipline.rules.base import NameRule, RuleContext, Span, covered_by, rule
+from rediscipline.rules.key.overlaps import NAME_OVERLAPS
+from rediscipline.rules.key.template_parts import NAMING_CHECKS, literal_runs, quoted, show
 from rediscipline.rules.options import RuleOptions
 
 _SEPARATORS = b":#"
-# Two separators in a row. The pattern renders placeholders as `*` and escapes only glob characters, so
-# separators that touch in the pattern touch in every key of the template.
+# Two separators in a row.
 _DOUBLED = re.compile(rb"[:#]{2,}")
 
 
@@ -30,6 +30,7 @@ _DOUBLED = re.compile(rb"[:#]{2,}")
         "001 §1.2 可读性和可管理性",
         "000 §Key 名字如何设计 — 命名",
     ),
+    overlaps=NAME_OVERLAPS,
 )
 class EmptySegment(NameRule[RuleOptions]):
     """Checks for empty levels between separators.
@@ -75,7 +76,6 @@ class EmptySegment(NameRule[RuleOptions]):
         if not pattern:
             yield Violation("empty", Text("the key name is empty", "键名为空"))
             return
-        doubled = [run.decode("ascii") for run in _DOUBLED.findall(pattern)]
         if pattern[0] in _SEPARATORS:
             sep = chr(pattern[0])
             yield Violation(
@@ -84,23 +84,65 @@ class EmptySegment(NameRule[RuleOptions]):
                     f"`{shown}` starts with `{sep}`: its first level is empty (an empty prefix was joined?)",
                     f"`{shown}` 以 `{sep}` 开头：第一个层级为空（拼接了空前缀？）",
                 ),
+                spans=((0, 1),),
             )
-        if doubled:
-            runs = quoted(doubled)
-            yield Violation(
-                "empty",
-                Text(
-                    f"`{shown}` has an empty level between separators ({runs}): a part of the name was empty "
-                    "when it was built",
-                    f"`{shown}` 的分隔符之间有空层级（{runs}）：拼接键名时某个部分为空",
-                ),
-            )
+        levels = _empty_levels(key)
+        if levels:
+            yield _empty(shown, levels)
         if pattern[-1] in _SEPARATORS and len(pattern) > 1:
             sep = chr(pattern[-1])
+            end = sum(len(part) if isinstance(part, bytes) else 1 for part in key.parts)
             yield Violation(
                 "trailing",
                 Text(
                     f"`{shown}` ends with `{sep}`: its last level is empty (a missing id?)",
                     f"`{shown}` 以 `{sep}` 结尾：最后一个层级为空（缺少 ID？）",
                 ),
+                spans=((end - 1, end),),
             )
+
+    def narrow(
+        self,
+        violation: Violation,
+        covered: Sequence[Span],
+        key: KeyTemplate,
+        key_type: str | None,
+        ctx: RuleContext[RuleOptions],
+    ) -> Violation | None:
+        """The `empty` violation lists runs of separators: it is rebuilt from the empty levels left uncovered."""
+        if violation.code != "empty" or not violation.spans:
+            return super().narrow(violation, covered, key, key_type, ctx)
+        left = [(pair, span) for pair, span in _empty_levels(key) if not covered_by(span, covered)]
+        return _empty(show(key.pattern), left) if left else None
+
+
+def _empty_levels(key: KeyTemplate) -> list[tuple[bytes, Span]]:
+    """Each empty level between separators, as the two separators around it with their span (`a:::b` has two,
+    which share the middle `:`). Separators only come from literal text, so separators that touch in the
+    template touch in every key of it."""
+    return [
+        (run.text[index : index + 2], (run.at + index, run.at + index + 2))
+        for run in literal_runs(key)
+        for match in _DOUBLED.finditer(run.text)
+        for index in range(match.start(), match.end() - 1)
+    ]
+
+
+def _empty(shown: str, levels: list[tuple[bytes, Span]]) -> Violation:
+    """The violation naming the runs of separators that `levels` (from `_empty_levels`) form."""
+    runs: list[tuple[bytes, int]] = []  # each run of separators, with the end of its span
+    for pair, (start, end) in levels:
+        if runs and runs[-1][1] == start + 1:
+            runs[-1] = (runs[-1][0] + pair[1:], end)
+        else:
+            runs.append((pair, end))
+    listed = quoted(run.decode("ascii") for run, _end in runs)
+    return Violation(
+        "empty",
+        Text(
+            f"`{shown}` has an empty level between separators ({listed}): a part of the name was empty "
+            "when it was built",
+            f"`{shown}` 的分隔符之间有空层级（{listed}）：拼接键名时某个部分为空",
+        ),
+        spans=tuple(span for _pair, span in levels),
+    )

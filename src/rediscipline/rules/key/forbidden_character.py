@@ -9,6 +9,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
+from rediscipline.rules.key.overlaps import NAME_OVERLAPS
 from rediscipline.rules.key.template_parts import (
     NAMING_CHECKS,
     LiteralHit,
@@ -53,6 +54,7 @@ def _kind(byte: int) -> str:
         "001 §1.1 命名规范",
         "003 §Key设计原则 — 4. 避免特殊字符",
     ),
+    overlaps=NAME_OVERLAPS,
 )
 class ForbiddenCharacter(NameRule[RuleOptions]):
     """Reports whitespace, control bytes, quotes and backslashes in key names.
@@ -116,4 +118,5 @@ class ForbiddenCharacter(NameRule[RuleOptions]):
                     code,
                     Text(f"{en}: {listed.en}; remove it or use `_`", f"{zh}：{listed.zh}；请删除或改用 `_`"),
                     value=len(found),
+                    spans=tuple(hit.span for hit in found),
                 )

@@ -9,6 +9,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
+from rediscipline.rules.key.overlaps import NAME_OVERLAPS
 from rediscipline.rules.key.template_parts import NAMING_CHECKS, byte_class, describe_hits, find_literal_bytes
 from rediscipline.rules.options import RuleOptions
 
@@ -25,6 +26,7 @@ _GLOB = byte_class(b"*?[]")
         "003 §Key设计原则 — 4. 避免特殊字符",
         "000 §Key 名字如何设计 — 命名",
     ),
+    overlaps=NAME_OVERLAPS,
 )
 class GlobCharacter(NameRule[RuleOptions]):
     """Reports the glob metacharacters `* ? [ ]` in key names.
@@ -74,4 +76,5 @@ class GlobCharacter(NameRule[RuleOptions]):
                     f"键名包含通配符：{listed.zh}；KEYS/SCAN MATCH 会把它们当作通配符，不转义就无法精确匹配该 Key",
                 ),
                 value=len(hits),
+                spans=tuple(hit.span for hit in hits),
             )

@@ -9,6 +9,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
+from rediscipline.rules.key.overlaps import NAME_OVERLAPS
 from rediscipline.rules.key.template_parts import NAMING_CHECKS, Braces, scan_braces, show
 from rediscipline.rules.options import RuleOptions
 
@@ -55,6 +56,7 @@ def _message(code: str, shown: str, braces: Braces) -> Text:
     severity=Severity.ERROR,
     where=NAMING_CHECKS,
     sources=("000 §Key 名字如何设计 — 命名",),
+    overlaps=NAME_OVERLAPS,
 )
 class HashtagMalformed(NameRule[RuleOptions]):
     """Checks that braces in a key name form one valid Redis Cluster hashtag.
@@ -100,5 +102,5 @@ class HashtagMalformed(NameRule[RuleOptions]):
         if not braces.problems:
             return
         shown = show(key.pattern)
-        for code in braces.problems:
-            yield Violation(code, _message(code, shown, braces))
+        for code, spans in zip(braces.problems, braces.problem_spans, strict=True):
+            yield Violation(code, _message(code, shown, braces), spans=spans)

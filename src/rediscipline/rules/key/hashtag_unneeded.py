@@ -10,6 +10,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
+from rediscipline.rules.key.overlaps import NAME_OVERLAPS
 from rediscipline.rules.key.template_parts import NAMING_CHECKS, scan_braces, show
 from rediscipline.rules.options import RuleOptions, option
 
@@ -33,6 +34,7 @@ class HashtagUnneededOptions(RuleOptions):
     severity=Severity.NOTE,
     where=NAMING_CHECKS,
     sources=("000 §Key 名字如何设计 — 命名",),
+    overlaps=NAME_OVERLAPS,
 )
 class HashtagUnneeded(NameRule[HashtagUnneededOptions]):
     """Checks that hashtags appear only where the key schema asks for them.
@@ -109,6 +111,7 @@ class HashtagUnneeded(NameRule[HashtagUnneededOptions]):
                     f"`{shown}` 含有括号，但命名空间 `{namespace.pattern}` 禁止使用 hashtag：请去掉括号",
                 ),
                 Severity.WARNING,
+                spans=braces.braces,
             )
         elif ctx.options.policy == "forbidden":
             yield Violation(
@@ -120,6 +123,7 @@ class HashtagUnneeded(NameRule[HashtagUnneededOptions]):
                     f"`{shown}` 含有括号：本规范禁止在键名中使用 `{{}}`（与 hashtag 语法冲突）；请去掉括号，"
                     '如果多 Key 操作需要这些 Key 在同一槽位，请将其命名空间声明为 hashtag = "allowed"',
                 ),
+                spans=braces.braces,
             )
         elif ctx.options.policy == "declared" and braces.tag is not None:
             tag = braces.shown_tag
@@ -133,4 +137,5 @@ class HashtagUnneeded(NameRule[HashtagUnneededOptions]):
                     '不需要这些 Key 位于同一集群槽位，请去掉括号；如果需要，请将其命名空间声明为 hashtag = "allowed"'
                     '（或 "required"）',
                 ),
+                spans=braces.tag_braces,
             )

@@ -10,6 +10,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
+from rediscipline.rules.key.overlaps import NAME_OVERLAPS
 from rediscipline.rules.key.template_parts import NAMING_CHECKS
 from rediscipline.rules.options import RuleOptions, option
 
@@ -38,6 +39,7 @@ class KeyLengthOptions(RuleOptions):
         "004 §7 FAQ — 键名长度如何控制",
         "002 §规范一：key 的命名规范",
     ),
+    overlaps=NAME_OVERLAPS,
 )
 class KeyLength(NameRule[KeyLengthOptions]):
     """Checks the length of a key name in bytes.

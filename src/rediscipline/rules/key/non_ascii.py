@@ -10,7 +10,8 @@ from rediscipline.model.finding import Violation
 from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
-from rediscipline.rules.base import NameRule, RuleContext, rule
+from rediscipline.rules.base import NameRule, RuleContext, Span, rule
+from rediscipline.rules.key.overlaps import NAME_OVERLAPS
 from rediscipline.rules.key.template_parts import NAMING_CHECKS, literal_runs, position, show
 from rediscipline.rules.options import RuleOptions, option
 
@@ -45,6 +46,7 @@ def _listing(spans: list[tuple[bytes, int | None]]) -> Text:
         "003 §Key设计原则 — 4. 避免特殊字符",
         "001 §1.1 命名规范",
     ),
+    overlaps=NAME_OVERLAPS,
 )
 class NonAscii(NameRule[NonAsciiOptions]):
     """Reports bytes outside ASCII in key names, telling text apart from broken bytes.
@@ -90,16 +92,21 @@ class NonAscii(NameRule[NonAsciiOptions]):
     def check(self, key: KeyTemplate, key_type: str | None, ctx: RuleContext[NonAsciiOptions]) -> Iterator[Violation]:
         text_spans: list[tuple[bytes, int | None]] = []
         broken_spans: list[tuple[bytes, int | None]] = []
+        text_at: list[Span] = []
+        broken_at: list[Span] = []
         for run in literal_runs(key):
             for match in _HIGH.finditer(run.text):
                 offset = None if run.offset is None else run.offset + match.start()
                 span = match.group()
+                at = (run.at + match.start(), run.at + match.end())
                 try:
                     span.decode("utf-8")
                 except UnicodeDecodeError:
                     broken_spans.append((span, offset))
+                    broken_at.append(at)
                 else:
                     text_spans.append((span, offset))
+                    text_at.append(at)
         if broken_spans:
             listed = _listing(broken_spans)
             yield Violation(
@@ -109,6 +116,7 @@ class NonAscii(NameRule[NonAsciiOptions]):
                     f"键名包含不是合法 UTF-8 的字节：{listed.zh}",
                 ),
                 value=sum(len(span) for span, _ in broken_spans),
+                spans=tuple(broken_at),
             )
         if text_spans and not ctx.options.allow_text:
             listed = _listing(text_spans)
@@ -119,4 +127,5 @@ class NonAscii(NameRule[NonAsciiOptions]):
                     f"键名包含非 ASCII 字符：{listed.zh}；请使用英文单词或 ID",
                 ),
                 value=sum(len(span) for span, _ in text_spans),
+                spans=tuple(text_at),
             )

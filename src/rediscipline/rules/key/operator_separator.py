@@ -10,6 +10,7 @@ from rediscipline.model.keyname import KeyTemplate, Placeholder
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
+from rediscipline.rules.key.overlaps import NAME_OVERLAPS
 from rediscipline.rules.key.template_parts import (
     NAMING_CHECKS,
     LiteralHit,
@@ -59,6 +60,7 @@ def _code_expression(neighbour: int | Placeholder | None) -> bool:
     severity=Severity.WARNING,
     where=NAMING_CHECKS,
     sources=("000 §各种ID — 注意",),
+    overlaps=NAME_OVERLAPS,
 )
 class OperatorSeparator(NameRule[OperatorSeparatorOptions]):
     """Reports `-`, `.`, `+` and `=` used to join words in key names.
@@ -126,4 +128,5 @@ class OperatorSeparator(NameRule[OperatorSeparatorOptions]):
                     "层级之间请用 `:`，单词之间用 `_`（拆分 Key 的后缀前用 `#`）",
                 ),
                 value=len(hits),
+                spans=tuple(hit.span for hit in hits),
             )

@@ -10,6 +10,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
+from rediscipline.rules.key.overlaps import NAME_OVERLAPS
 from rediscipline.rules.key.template_parts import NAMING_CHECKS, show, split_parts
 from rediscipline.rules.options import RuleOptions, option
 
@@ -37,6 +38,7 @@ class SegmentCountOptions(RuleOptions):
         "004 §1 命名格式",
         "004 §5.2 避免的问题",
     ),
+    overlaps=NAME_OVERLAPS,
 )
 class SegmentCount(NameRule[SegmentCountOptions]):
     """Checks how many levels a key name has.

@@ -13,6 +13,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
+from rediscipline.rules.key.overlaps import NAME_OVERLAPS
 from rediscipline.rules.key.template_parts import NAMING_CHECKS, byte_class, describe_hits, find_literal_bytes
 from rediscipline.rules.options import RuleOptions, option
 
@@ -46,6 +47,7 @@ class SpecialCharacterOptions(RuleOptions):
         "003 §Key设计原则 — 4. 避免特殊字符",
         "001 §1.1 命名规范",
     ),
+    overlaps=NAME_OVERLAPS,
 )
 class SpecialCharacter(NameRule[SpecialCharacterOptions]):
     """Reports ASCII punctuation outside the allowed set, such as `@ $ % & /`.
@@ -104,4 +106,5 @@ class SpecialCharacter(NameRule[SpecialCharacterOptions]):
                     f"键名包含特殊符号：{listed.zh}；请只使用字母、数字、`:` 和 `_`",
                 ),
                 value=len(hits),
+                spans=tuple(hit.span for hit in hits),
             )

@@ -10,8 +10,18 @@ from rediscipline.model.keyname import SLOT_ANY, SLOT_INT, KeyTemplate, Part, Pl
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.template_parts import NAMING_CHECKS, show, split_parts
+from rediscipline.rules.key.overlaps import NAME_OVERLAPS
+from rediscipline.rules.key.template_parts import (
+    NAMING_CHECKS,
+    byte_class,
+    find_literal_bytes,
+    level_extents,
+    show,
+    split_parts,
+)
 from rediscipline.rules.options import RuleOptions, option
+
+_HASH = byte_class(b"#")
 
 
 @dataclass(frozen=True)
@@ -40,6 +50,7 @@ def _is_shard_index(piece: tuple[Part, ...]) -> bool:
         "000 §各种ID",
         "003 §Key设计原则 — 4. 避免特殊字符",
     ),
+    overlaps=NAME_OVERLAPS,
 )
 class SplitKeyForm(NameRule[SplitKeyFormOptions]):
     """Checks that `#` is used only to number the parts of a split key.
@@ -91,6 +102,7 @@ class SplitKeyForm(NameRule[SplitKeyFormOptions]):
         if not any(b"#" in literal for literal in key.literals()):
             return
         shown = show(key.pattern)
+        signs = [hit.span for hit in find_literal_bytes(key, _HASH)]
         if not ctx.options.allowed:
             yield Violation(
                 "hash-sign",
@@ -98,9 +110,11 @@ class SplitKeyForm(NameRule[SplitKeyFormOptions]):
                     f"`{shown}` contains `#`, which this convention does not allow: separate levels with `:`",
                     f"`{shown}` 含有 `#`，本规范不允许使用：请用 `:` 分隔层级",
                 ),
+                spans=tuple(signs),
             )
             return
         segments = key.segments()
+        last_level = level_extents(key)[-1][0]  # `#`s from here on are in the last level
         hashed = [s for s in segments if any(b"#" in literal for literal in s.literal_bytes())]
         if hashed[0].index != len(segments) - 1:
             yield Violation(
@@ -111,6 +125,7 @@ class SplitKeyForm(NameRule[SplitKeyFormOptions]):
                     f"`{shown}` 的 `#` 部分之后还有 `:` 层级：层级之间用 `:` 分隔，`#` 只用于末尾拆分 Key 的编号"
                     "（`video_info#olympic#2020-08-29#1`）",
                 ),
+                spans=tuple(span for span in signs if span[0] < last_level),
             )
         last = segments[-1]
         if hashed[-1] is last:
@@ -124,4 +139,5 @@ class SplitKeyForm(NameRule[SplitKeyFormOptions]):
                         f"`{shown}` 使用了 `#`，但最后一个 `#` 部分不是分片编号：`#` 只用于拆分 Key 的编号"
                         "（`uid#0#0`）；层级请用 `:` 分隔（`user:profile:name`）",
                     ),
+                    spans=tuple(span for span in signs if span[0] >= last_level),
                 )

@@ -11,19 +11,12 @@ from typing import NamedTuple
 from rediscipline.model.display import QUOTE_LIMIT, display_bytes, display_text
 from rediscipline.model.keyname import KeyTemplate, Part, Placeholder, Segment, render_parts
 from rediscipline.model.text import Text
+from rediscipline.rules.base import Span
 
-_WORD_SPLIT = re.compile(rb"[_\-.#{}]+")
+SEPARATOR_BYTE = 0x3A  # `:`
 
 #: Where a naming rule can be checked: names are visible in every source that sees keys.
 NAMING_CHECKS = ("code", "live", "rdb", "keys")
-
-
-def segment_words(segment: Segment) -> list[bytes]:
-    """The words of a segment's literal parts, split on `_ - . # { }`."""
-    words: list[bytes] = []
-    for literal in segment.literal_bytes():
-        words.extend(w for w in _WORD_SPLIT.split(literal) if w)
-    return words
 
 
 def show(data: bytes, limit: int = 60) -> str:
@@ -57,6 +50,7 @@ class LiteralRun(NamedTuple):
     offset: int | None  # byte offset in the concrete key; None after a placeholder of unknown width
     before: Placeholder | None  # the placeholder just before the run (None at the start of the key)
     after: Placeholder | None  # the placeholder just after the run (None at the end of the key)
+    at: int  # position of its first byte in the template (`Violation.spans`: a placeholder is one position)
 
 
 class LiteralHit(NamedTuple):
@@ -67,6 +61,11 @@ class LiteralHit(NamedTuple):
     before: int | Placeholder | None
     after: int | Placeholder | None
     braced: bool  # between a `{` and the next `}` of the same run: a hashtag, or `{uid}` document notation
+    at: int  # position in the template (`Violation.spans`)
+
+    @property
+    def span(self) -> Span:
+        return (self.at, self.at + 1)
 
 
 def literal_runs(key: KeyTemplate) -> list[LiteralRun]:
@@ -75,21 +74,24 @@ def literal_runs(key: KeyTemplate) -> list[LiteralRun]:
     offset: int | None = 0
     text = b""
     start: int | None = 0
+    at = position = 0
     before: Placeholder | None = None
     for part in key.parts:
         if isinstance(part, bytes):
             if not text:
-                start = offset
+                start, at = offset, position
             text += part
             offset = None if offset is None else offset + len(part)
+            position += len(part)
             continue
         if text:
-            runs.append(LiteralRun(text, start, before, part))
+            runs.append(LiteralRun(text, start, before, part, at))
             text = b""
         before = part
         offset = None if offset is None or part.width is None else offset + part.width
+        position += 1
     if text:
-        runs.append(LiteralRun(text, start, before, None))
+        runs.append(LiteralRun(text, start, before, None, at))
     return runs
 
 
@@ -119,6 +121,7 @@ def find_literal_bytes(key: KeyTemplate, pattern: re.Pattern[bytes]) -> list[Lit
                     text[i - 1] if i > 0 else run.before,
                     text[i + 1] if i + 1 < len(text) else run.after,
                     any(start < i < end - 1 for start, end in braces),
+                    run.at + i,
                 )
             )
     return hits
@@ -163,16 +166,21 @@ _SNAKE_LOWER_UPPER = re.compile(rb"([a-z0-9])([A-Z])")
 _SNAKE_ACRONYM = re.compile(rb"([A-Z])([A-Z][a-z])")
 
 
-def literal_words(key: KeyTemplate) -> list[bytes]:
-    """Distinct ASCII words (runs of letters and digits) of the literal text, in order of appearance.
+def word_spans(key: KeyTemplate) -> list[tuple[bytes, Span]]:
+    """Every occurrence of an ASCII word (a run of letters and digits) of the literal text, in order, with
+    its span in the template. Words never extend into a placeholder: in `orderStatusOrderId98765` the word
+    is `orderStatusOrderId`."""
+    return [
+        (match.group(), (run.at + match.start(), run.at + match.end()))
+        for run in literal_runs(key)
+        for match in _WORD.finditer(run.text)
+    ]
 
-    Words never extend into a placeholder: in `orderStatusOrderId98765` the word is `orderStatusOrderId`.
-    """
-    seen: dict[bytes, None] = {}
-    for run in literal_runs(key):
-        for match in _WORD.finditer(run.text):
-            seen.setdefault(match.group(), None)
-    return list(seen)
+
+def spans_of(words: Iterable[bytes], found: Sequence[tuple[bytes, Span]]) -> tuple[Span, ...]:
+    """The spans of every occurrence of `words` in `found` (as `word_spans` gives them)."""
+    wanted = set(words)
+    return tuple(span for word, span in found if word in wanted)
 
 
 def is_camel_word(word: bytes) -> bool:
@@ -213,6 +221,50 @@ def describe_words(words: Sequence[bytes], fix: Callable[[bytes], str], limit: i
 
 
 # -- labels: abbreviations, type and time segments, namespaces -------------------------------------------
+
+
+def level_extents(key: KeyTemplate) -> tuple[Span, ...]:
+    """The span of each `:` level in the template, by `Segment.index` (an empty level has an empty span at
+    the place it would be: `a::b`'s middle level is (2, 2))."""
+    extents: list[Span] = []
+    start = position = 0
+    for part in key.parts:
+        if isinstance(part, Placeholder):
+            position += 1
+            continue
+        for index, byte in enumerate(part):
+            if byte == SEPARATOR_BYTE:
+                extents.append((start, position + index))
+                start = position + index + 1
+        position += len(part)
+    extents.append((start, position))
+    return tuple(extents)
+
+
+def literal_pieces(key: KeyTemplate) -> list[tuple[bytes, Span]]:
+    """The literal parts of every level (`Segment.literal_bytes`, level by level) with their spans."""
+    pieces: list[tuple[bytes, Span]] = []
+    position = 0
+    for part in key.parts:
+        if isinstance(part, Placeholder):
+            position += 1
+            continue
+        start = position
+        for piece in part.split(b":"):
+            if piece:
+                pieces.append((piece, (start, start + len(piece))))
+            start += len(piece) + 1
+        position += len(part)
+    return pieces
+
+
+_SEGMENT_WORD = re.compile(rb"[^_\-.#{}]+")
+
+
+def segment_word_spans(text: bytes, start: int) -> list[tuple[bytes, Span]]:
+    """The words of a level's literal `text` (split on `_ - . # { }`), which starts at template position
+    `start`, with their spans."""
+    return [(m.group(), (start + m.start(), start + m.end())) for m in _SEGMENT_WORD.finditer(text)]
 
 
 def segment_label(segment: Segment) -> str | None:
@@ -270,11 +322,17 @@ _OPEN, _CLOSE = 0x7B, 0x7D  # `{` and `}`
 
 @dataclass(frozen=True, slots=True)
 class Braces:
-    """What Redis Cluster makes of the braces in a key name (see `scan_braces`)."""
+    """What Redis Cluster makes of the braces in a key name (see `scan_braces`).
+
+    Positions are template positions (`Violation.spans`).
+    """
 
     count: int  # `{` and `}` bytes in the literal parts
     tag: tuple[Part, ...] | None  # what Redis hashes instead of the whole key, when there is a usable tag
     problems: tuple[str, ...]  # hashtag-malformed codes, at most one of each
+    problem_spans: tuple[tuple[Span, ...], ...] = ()  # the braces each problem is about, by `problems`
+    tag_braces: tuple[Span, ...] = ()  # the `{` and the `}` around `tag`
+    braces: tuple[Span, ...] = ()  # every `{` and `}`
 
     @property
     def constant_tag(self) -> bytes | None:
@@ -313,6 +371,8 @@ def scan_braces(key: KeyTemplate) -> Braces:
     Braces only ever come from literal parts: a placeholder stands for an id and never contains one.
     Problem codes: `stray-close` (a `}` no `{` opened), `unclosed`, `empty`, `nested` (a `{` inside the
     tag, like 000's `a{aa{xxx}bb}b`, which routes by `aa{xxx`) and `multiple` (a `{` after the tag).
+    Each problem is about some braces: the stray `}`s; the `{`s never closed; the `{}`; the nested braces
+    from the first `{` to the `}` that balances them; the braces of each later `{…}`.
     """
     items: list[int | Placeholder] = []
     for part in key.parts:
@@ -320,34 +380,59 @@ def scan_braces(key: KeyTemplate) -> Braces:
             items.extend(part)
         else:
             items.append(part)
-    count = sum(1 for item in items if item in (_OPEN, _CLOSE))
-    if not count:
+    braces = tuple((i, i + 1) for i, item in enumerate(items) if item in (_OPEN, _CLOSE))
+    if not braces:
         return Braces(0, None, ())
-    problems: list[str] = []
+    found: dict[str, list[Span]] = {}
     opened = next((i for i, item in enumerate(items) if item == _OPEN), None)
-    if _CLOSE in items[: len(items) if opened is None else opened]:
-        problems.append("stray-close")
+    stray = [(i, i + 1) for i in range(len(items) if opened is None else opened) if items[i] == _CLOSE]
+    if stray:
+        found["stray-close"] = stray
     if opened is None:
-        return Braces(count, None, tuple(problems))
+        return _braces(len(braces), None, found, (), braces)
     closed = next((i for i in range(opened + 1, len(items)) if items[i] == _CLOSE), None)
     if closed is None:
-        problems.append("unclosed")
-        return Braces(count, None, tuple(problems))
+        found["unclosed"] = [(i, i + 1) for i in range(opened, len(items)) if items[i] == _OPEN]
+        return _braces(len(braces), None, found, (), braces)
     content = items[opened + 1 : closed]
     tag = _rejoin(content) if content else None
     if not content:
-        problems.append("empty")
+        found["empty"] = [(opened, opened + 1), (closed, closed + 1)]
     depth = content.count(_OPEN)
     if depth:
-        problems.append("nested")
-    for item in items[closed + 1 :]:
+        found["nested"] = []  # its span ends where the nested braces balance, found below
+    nested_end = closed + 1
+    later: int | None = None  # the `{` of a `{…}` after the tag, while it is open
+    for index in range(closed + 1, len(items)):
+        item = items[index]
         if item == _OPEN:
-            if not depth and "multiple" not in problems:
-                problems.append("multiple")
+            if not depth:
+                later = index
+                found.setdefault("multiple", [])
             depth += 1
         elif item == _CLOSE:
-            if depth:
-                depth -= 1
-            elif "stray-close" not in problems:
-                problems.append("stray-close")
-    return Braces(count, tag, tuple(problems))
+            if not depth:
+                found.setdefault("stray-close", []).append((index, index + 1))
+                continue
+            depth -= 1
+            if not depth and later is None:
+                nested_end = index + 1
+            elif not depth and later is not None:
+                found["multiple"] += [span for span in braces if later <= span[0] <= index]
+                later = None
+    if later is not None:
+        found["multiple"] += [span for span in braces if later <= span[0]]
+    if "nested" in found:
+        found["nested"] = [span for span in braces if opened <= span[0] < nested_end]
+    return _braces(len(braces), tag, found, ((opened, opened + 1), (closed, closed + 1)), braces)
+
+
+def _braces(
+    count: int,
+    tag: tuple[Part, ...] | None,
+    found: dict[str, list[Span]],
+    around: tuple[Span, ...],
+    every: tuple[Span, ...],
+) -> Braces:
+    """A `Braces` whose problems are `found`'s, in the order they were found."""
+    return Braces(count, tag, tuple(found), tuple(tuple(spans) for spans in found.values()), around, every)

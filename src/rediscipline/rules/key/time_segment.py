@@ -10,8 +10,9 @@ from rediscipline.model.finding import Violation
 from rediscipline.model.keyname import SLOT_DATE, SLOT_DATE_DASHED, SLOT_INT, KeyTemplate, Placeholder, Segment
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
-from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.template_parts import NAMING_CHECKS, has_unknown, segment_label
+from rediscipline.rules.base import NameRule, RuleContext, Span, rule
+from rediscipline.rules.key.overlaps import NAME_OVERLAPS
+from rediscipline.rules.key.template_parts import NAMING_CHECKS, has_unknown, level_extents, segment_label
 from rediscipline.rules.options import RuleOptions, option
 
 _TS_WIDTHS = {"seconds": (10,), "milliseconds": (13,), "either": (10, 13)}
@@ -40,6 +41,7 @@ class TimeSegmentOptions(RuleOptions):
         "004 §4 时间敏感型键名",
         "000 §该如何设计数据结构 — 消息队列或任务记录",
     ),
+    overlaps=NAME_OVERLAPS,
 )
 class TimeSegment(NameRule[TimeSegmentOptions]):
     """Checks the value after a `date` or `ts` label level.
@@ -98,14 +100,15 @@ class TimeSegment(NameRule[TimeSegmentOptions]):
         opts = ctx.options
         date_label, ts_label = opts.date_label.lower(), opts.ts_label.lower()
         segments = key.segments()
+        extents = level_extents(key)
         labelled: set[int] = set()  # indexes of levels that follow the date label
         for segment, value in pairwise(segments):
             label = segment_label(segment)
             if label == date_label:
                 labelled.add(value.index)
-                yield from _check_date(value, opts.date_label)
+                yield from _check_date(value, opts.date_label, _value_span(value, extents))
             elif label == ts_label:
-                yield from _check_ts(value, opts.ts_label, _TS_WIDTHS[opts.ts_units])
+                yield from _check_ts(value, opts.ts_label, _TS_WIDTHS[opts.ts_units], _value_span(value, extents))
         if opts.require_label:
             unlabelled = [
                 s for s in segments if s.index not in labelled and any(p.slot in _DATES for p in _placeholders(s))
@@ -118,6 +121,7 @@ class TimeSegment(NameRule[TimeSegmentOptions]):
                         f"日期层级缺少 `{opts.date_label}` 标签：请写成 `{opts.date_label}:<YYYYMMDD>`",
                     ),
                     value=len(unlabelled),
+                    spans=tuple(extents[s.index] for s in unlabelled),
                 )
 
 
@@ -145,19 +149,29 @@ def _value_kind(value: Segment) -> Placeholder | str | None:
     return "other"
 
 
-def _missing(label: str) -> Violation:
+def _value_span(value: Segment, extents: tuple[Span, ...]) -> tuple[Span, ...]:
+    """What a violation about the level after a label is about: the level, or for an empty one the
+    separators around it (those KEY009 empty-segment reports)."""
+    start, end = extents[value.index]
+    if start < end:
+        return ((start, end),)
+    return ((start - 1, end + 1 if value.index + 1 < len(extents) else end),)
+
+
+def _missing(label: str, spans: tuple[Span, ...]) -> Violation:
     return Violation(
         "missing-value",
         Text(f"the `{label}` label is followed by an empty level", f"`{label}` 标签后的层级为空"),
+        spans=spans,
     )
 
 
-def _check_date(value: Segment, label: str) -> Iterator[Violation]:
+def _check_date(value: Segment, label: str, spans: tuple[Span, ...]) -> Iterator[Violation]:
     kind = _value_kind(value)
     if kind is None or (isinstance(kind, Placeholder) and kind.slot == SLOT_DATE):
         return
     if kind == "empty":
-        yield _missing(label)
+        yield _missing(label, spans)
     elif isinstance(kind, Placeholder) and kind.slot == SLOT_INT and kind.width == 8:
         yield Violation(
             "invalid-date",
@@ -165,6 +179,7 @@ def _check_date(value: Segment, label: str) -> Iterator[Violation]:
                 f"the value after `{label}` is eight digits but not a calendar date (YYYYMMDD)",
                 f"`{label}` 后的八位数字不是有效日期（YYYYMMDD）",
             ),
+            spans=spans,
         )
     else:
         yield Violation(
@@ -173,16 +188,17 @@ def _check_date(value: Segment, label: str) -> Iterator[Violation]:
                 f"the value after `{label}` is not a YYYYMMDD date (e.g. 20241122)",
                 f"`{label}` 后的值不是 YYYYMMDD 格式的日期（例如 20241122）",
             ),
+            spans=spans,
         )
 
 
-def _check_ts(value: Segment, label: str, widths: tuple[int, ...]) -> Iterator[Violation]:
+def _check_ts(value: Segment, label: str, widths: tuple[int, ...], spans: tuple[Span, ...]) -> Iterator[Violation]:
     # Unlike `date`, `ts` is not an ordinary field name: a word after it is a malformed timestamp.
     kind: object = "word" if value.literal else _value_kind(value)
     if kind is None or (isinstance(kind, Placeholder) and kind.slot == SLOT_INT and kind.width in widths):
         return
     if kind == "empty":
-        yield _missing(label)
+        yield _missing(label, spans)
         return
     digits = " or ".join(str(w) for w in widths)
     digits_zh = " 或 ".join(str(w) for w in widths)
@@ -192,4 +208,5 @@ def _check_ts(value: Segment, label: str, widths: tuple[int, ...]) -> Iterator[V
             f"the value after `{label}` is not an epoch timestamp of {digits} digits",
             f"`{label}` 后的值不是 {digits_zh} 位的 Unix 时间戳",
         ),
+        spans=spans,
     )

@@ -12,7 +12,8 @@ from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.redis_meta.records import KEY_TYPES
 from rediscipline.rules.base import NameRule, RuleContext, rule
-from rediscipline.rules.key.template_parts import NAMING_CHECKS, quoted, segment_label
+from rediscipline.rules.key.overlaps import NAME_OVERLAPS
+from rediscipline.rules.key.template_parts import NAMING_CHECKS, level_extents, quoted, segment_label
 from rediscipline.rules.options import RuleOptions, option
 
 #: Non-canonical spellings of a type word. `map` and `dict` are left out on purpose: as a level they
@@ -50,6 +51,7 @@ class TypeSegmentOptions(RuleOptions):
     severity=Severity.WARNING,
     where=NAMING_CHECKS,
     sources=("004 §3 数据类型扩展命名",),
+    overlaps=NAME_OVERLAPS,
 )
 class TypeSegment(NameRule[TypeSegmentOptions]):
     """Checks the optional level that names the key's Redis type (`chat:messages:list:room_id:56789`).
@@ -119,6 +121,7 @@ class TypeSegment(NameRule[TypeSegmentOptions]):
         named: list[str] = []  # canonical type named by each type level, in order
         positions: list[int] = []
         misspelled: list[str] = []
+        aliased: list[int] = []  # indexes of the misspelled levels
         for segment in segments:
             label = segment_label(segment)
             if label is None or segment.index == data_label:
@@ -128,9 +131,11 @@ class TypeSegment(NameRule[TypeSegmentOptions]):
             elif label in aliases:
                 named.append(aliases[label])
                 misspelled.append(f"{label} → {aliases[label]}")
+                aliased.append(segment.index)
             else:
                 continue
             positions.append(segment.index)
+        extents = level_extents(key) if positions else ()
         if misspelled:
             yield Violation(
                 "alias",
@@ -138,6 +143,7 @@ class TypeSegment(NameRule[TypeSegmentOptions]):
                     f"non-canonical type level {quoted(misspelled)}",
                     f"类型层级写法不规范：{quoted(misspelled)}",
                 ),
+                spans=tuple(extents[index] for index in aliased),
             )
         if named and expected and expected not in named:
             zh_whose = "实际类型为" if actual else "所属命名空间声明为"
@@ -148,6 +154,7 @@ class TypeSegment(NameRule[TypeSegmentOptions]):
                     f"键名标明类型 {' / '.join(dict.fromkeys(named))}，但{zh_whose} {expected}",
                 ),
                 Severity.ERROR,
+                spans=tuple(extents[index] for index in positions),
             )
         if actual and declared and actual != declared and ctx.namespace is not None:
             yield Violation(
@@ -174,6 +181,7 @@ class TypeSegment(NameRule[TypeSegmentOptions]):
                     f"the type level `{named[-1]}` should be the last level",
                     f"类型层级 `{named[-1]}` 应位于键名末尾",
                 ),
+                spans=(extents[positions[-1]],),
             )
 
 

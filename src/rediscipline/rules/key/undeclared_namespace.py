@@ -9,6 +9,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import NameRule, RuleContext, rule
+from rediscipline.rules.key.overlaps import NAME_OVERLAPS
 from rediscipline.rules.key.template_parts import NAMING_CHECKS, has_unknown, show
 from rediscipline.rules.options import RuleOptions
 
@@ -25,6 +26,7 @@ from rediscipline.rules.options import RuleOptions
         "001 §使用规范 — 4",
         "002 §规范一：key 的命名规范",
     ),
+    overlaps=NAME_OVERLAPS,
 )
 class UndeclaredNamespace(NameRule[RuleOptions]):
     """Checks that every key belongs to one of the namespaces the team declared.

@@ -100,7 +100,7 @@ class Politeness:
         return self.client.get(f"crawl:robots:{domain}")
 
     def touch(self, domain: str) -> None:
-        self.client.set(f"crawl:lastFetch:{domain}", int(time.time()), ex=60)  # error: KEY007, KEY006
+        self.client.set(f"crawl:lastFetch:{domain}", int(time.time()), ex=60)  # error: KEY007
 
     def record_error(self, domain: str, status: int) -> None:
         key = CRAWL_PREFIX + ":errors:" + domain

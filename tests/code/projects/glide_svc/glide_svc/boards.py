@@ -69,7 +69,7 @@ async def publish_season(boards: BoardRedis, season: int, scores: dict[str, floa
 
 
 async def top_players(boards: BoardRedis, name: str) -> list[bytes]:
-    return await boards.zrevrange(f"board:{name}:topPlayers", 0, 9)  # error: KEY006, KEY007
+    return await boards.zrevrange(f"board:{name}:topPlayers", 0, 9)  # error: KEY007
 
 
 async def follow_live(boards: BoardRedis) -> None:

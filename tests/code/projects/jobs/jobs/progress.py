@@ -67,7 +67,7 @@ def count_processed(queue_name: str) -> int:
 
 
 def record_last_run(task_name: str) -> None:
-    r.set(f"job:result:{task_name}:lastRun", int(time.time()), ex=RESULT_TTL)  # error: KEY007, KEY006
+    r.set(f"job:result:{task_name}:lastRun", int(time.time()), ex=RESULT_TTL)  # error: KEY007
 
 
 def cached_result(task_name: str, digest: str) -> Any:

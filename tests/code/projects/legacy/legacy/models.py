@@ -39,7 +39,7 @@ class User(object):
 
     def save_info(self, info):
         key = "legacy:userInfo:%s" % self.uid
-        get_conn().set(key, json.dumps(info), ex=USER_TTL + random.randint(0, 600))  # error: KEY007, KEY006
+        get_conn().set(key, json.dumps(info), ex=USER_TTL + random.randint(0, 600))  # error: KEY007
 
     def cache_token(self, token):
         # redis-py 2.x `Redis.setex(name, value, time)` order: value first

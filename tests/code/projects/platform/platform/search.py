@@ -46,7 +46,7 @@ def popular(n: int = 10) -> list[tuple[bytes, float]]:
 
 def remember_last_query(user_id: int, query: str) -> None:
     con = get_redis_connection("default")
-    con.set(f"search:lastQuery:{user_id}", query, ex=86400)  # error: KEY007, KEY006
+    con.set(f"search:lastQuery:{user_id}", query, ex=86400)  # error: KEY007
 
 
 def forget_user(user_id: int) -> None:

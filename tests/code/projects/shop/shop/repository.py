@@ -68,7 +68,7 @@ class RecentlyViewed:
         return self.client.lrange(recent_views_key(user_id), 0, -1)  # error: CMD005
 
     def last_seen(self, user_id: int) -> bytes | None:
-        return self.client.get(f"user:lastSeen:{user_id}")  # error: KEY007, KEY006
+        return self.client.get(f"user:lastSeen:{user_id}")  # error: KEY007
 
     def tier(self, user_id: int) -> bytes | None:
         return self.client.get("user:{user_id}:tier")  # error: KEY012

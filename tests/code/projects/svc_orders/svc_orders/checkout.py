@@ -103,7 +103,7 @@ def store_receipt_url(order_id: str, url: str) -> None:
 
 
 def cache_shipping_address(order_id: str, address: dict[str, str]) -> None:
-    get_redis().set(f"order:shippingAddress:{order_id}", json.dumps(address), ex=ORDER_TTL)  # error: KEY007, KEY006
+    get_redis().set(f"order:shippingAddress:{order_id}", json.dumps(address), ex=ORDER_TTL)  # error: KEY007
 
 
 # ---- locking, cancellation, fulfilment ---------------------------------------------------------

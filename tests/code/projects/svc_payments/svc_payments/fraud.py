@@ -51,7 +51,7 @@ def ip_velocity(ip: str) -> int:
 
 
 def touch_device(device_id: str) -> None:
-    redis_client.set(f"fraud:device:{device_id}:lastSeen", int(time.time()), ex=DEVICE_TTL)  # error: KEY006, KEY007
+    redis_client.set(f"fraud:device:{device_id}:lastSeen", int(time.time()), ex=DEVICE_TTL)  # error: KEY007
 
 
 def is_blocked(card_hash: str) -> bool:

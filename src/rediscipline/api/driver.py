@@ -188,12 +188,11 @@ def _filter(
         kept = suppressed.kept + list(engine.judge_suppressions(suppressed.unused))
         if suppressed.suppressed:
             notes.append(note("suppressed", findings=suppressed.suppressed))
-    matching = baseline.matching() if baseline is not None else None
-    if matching is not None:
-        kept = matching.hide(kept)  # places first: a baseline may hold the places of a fact one by one
-    kept = fold_key_sites(kept)
-    if matching is not None and baseline is not None:
-        kept = matching.hide(kept)
+    if baseline is None:
+        kept = fold_key_sites(kept)
+    else:  # places first (a baseline may hold the places of a fact one by one), then the folded facts
+        matching = baseline.matching()
+        kept = matching.hide(fold_key_sites(matching.hide(kept)))
         notes.append(note("baseline", path=baseline.path, matched=matching.matched, fixed=matching.fixed))
     if any(f.location.path is not None for f in kept):
         from rediscipline.suppress.test_code import TestPaths, split_tests

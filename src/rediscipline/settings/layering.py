@@ -88,6 +88,13 @@ def _strings(value: Any, where: str) -> tuple[str, ...]:
     return tuple(v.strip() for v in value)
 
 
+def _path_glob(glob: str, where: str) -> str:
+    """`glob` when it can name paths under the project root; a ConfigError for an empty one or the root."""
+    if not glob.strip() or glob.strip() in ("/", "./"):
+        raise ConfigError(f"{where}: {glob!r} is not a path glob")
+    return glob
+
+
 def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -158,11 +165,7 @@ class _Resolver:
                     raise ConfigError(f"{where}: {value!r} is not allowed (allowed: {', '.join(TESTS_MODES)})")
                 self.values[key] = (value, origin)
             elif key == "test-paths":
-                globs = _strings(value, where)
-                for glob in globs:
-                    if not glob or glob in ("/", "./"):
-                        raise ConfigError(f"{where}: {glob!r} is not a path glob")
-                self.values[key] = (globs, origin)
+                self.values[key] = (tuple(_path_glob(glob, where) for glob in _strings(value, where)), origin)
             elif key == "rules":
                 self._rules(value, origin)
             elif key == "namespaces":
@@ -188,8 +191,7 @@ class _Resolver:
         if not isinstance(value, Mapping):
             raise ConfigError(f'{where}: expected a table of path glob = [rules], e.g. "tests/**" = ["CMD001"]')
         for glob, selectors in value.items():
-            if not glob.strip() or glob.strip() in ("/", "./"):
-                raise ConfigError(f"{where}: {glob!r} is not a path glob")
+            _path_glob(glob, where)
             ids = self.ids(_strings(selectors, f"{where}.{glob!r}"), f"{where}.{glob!r}")
             self.file_ignores[glob] = (ids, origin)
 

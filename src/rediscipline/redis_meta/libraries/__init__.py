@@ -1,0 +1,52 @@
+"""Key families written by client libraries: one data row per family, for every library the catalog knows.
+
+Most keys in production are written by a library (a task queue, a cache, a session store, a rate limiter), in a
+shape nobody on the team chose and that only the library's configuration can change. A row says which keys a
+family holds (`shapes`), what the library keeps in them, whether they are meant to persist (a queue, a
+registry, a schedule) or to expire (a result, a cache entry, a session), and the library's own setting that
+bounds their lifetime or size: what a report names instead of generic advice.
+
+Shape syntax. A shape is the key written literally, with fields in braces for its variable parts; it matches a
+whole key (or key template) and nothing else:
+
+- `{var}`   one generated identifier: a number, UUID, hex digest, random token, ULID, date, e-mail or address
+            (exactly one variable part of an inferred key; never a literal word).
+- `{name}`  a name the application chose (a queue, a cache, a task, a view): one or more bytes without `:`,
+            literal words or variable parts.
+- `{rest}`  anything, `:` included (one or more bytes): the tail a library appends verbatim (a cache key the
+            application chose, a URL).
+- `{int}`, `{uuid}`, `{hex}`, `{token}`, `{date}`: one variable part of that kind only (use them only where `{var}`
+            would claim keys that are not the library's).
+- `{{` and `}}` stand for literal braces (Redis Cluster hash tags in a shape: `bull:{{{name}}}:wait`).
+
+Everything else is literal bytes. A shape should be as specific as the library's real format allows: a row
+claims every key its shapes match, so a shape that an application's own keys can take (`session:{var}`) is
+only acceptable with the library's distinctive parts (`session:{token}` with the library's token length is
+still too generic: prefer leaving such a family out).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class KeyFamily:
+    """One family of keys a library writes (see the module docstring for `shapes`)."""
+
+    id: str  # stable, `library.family` in lower case (`rq.job`, `celery.result`): baselines and JSON use it
+    library: str  # the library as its users name it (`rq`, `Celery`, `django-redis`, `Sidekiq`)
+    ecosystem: str  # python, ruby, node, java, php, dotnet
+    versions: str  # the versions that write this shape, as a specifier (`>=1.0`, `>=4.0,<5`)
+    shapes: tuple[str, ...]  # the key shapes with the library's default prefix and options
+    types: frozenset[str]  # Redis types its keys have (`hash`); a key of another type is not the family's
+    purpose: tuple[str, str]  # what the library keeps there: (English, Chinese), one short sentence each
+    persists: bool  # meant to live without a TTL (a queue, a registry, a schedule, a counter)
+    setting: str  # the library's own setting that bounds the keys' TTL or size (`result_ttl`), "" when none
+    advice: tuple[str, str]  # how to set it: (English, Chinese), one sentence each, naming the default
+    examples: tuple[str, ...]  # keys written by the library (run it or read its source), each matching a shape
+    docs: str  # where the library documents or writes this shape (URL to docs or source)
+
+
+#: Every family the catalog knows, in the order attribution tries them (the first matching row wins).
+FAMILIES: tuple[KeyFamily, ...] = ()

@@ -26,7 +26,7 @@ from rediscipline.model.keypattern import infer_parts, is_yyyymmdd
         (b"uid#999#99", b"uid#*#*", ["int", "int"]),
         (b"x:md5:v2:utf8", b"x:md5:v2:utf8", []),
         (b"edu0_info", b"edu0_info", []),
-        (b"ip:10.0.0.1", b"ip:*.*.*.*", ["int"] * 4),
+        (b"ip:10.0.0.1", b"ip:*", ["ip"]),
         (b"glob*key?", b"glob\\*key\\?", []),
         (b"", b"", []),
     ],

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from rediscipline import __version__
 from rediscipline.engine.folding import fold_key_sites
+from rediscipline.engine.libraries import LibraryPolicy, default_catalog
 from rediscipline.engine.runner import Engine, EngineResult
 from rediscipline.model.finding import CONTEXT_TEST, Finding
 from rediscipline.model.note import Note, note
@@ -63,6 +64,7 @@ def run(
     checkable = tuple(r for r in settings.rules if places.intersection(r.rule.meta.where))
     catalog = {cls.meta.id: cls.meta for cls in registry}
     enabled = frozenset(r.id for r in settings.rules)
+    libraries = LibraryPolicy(default_catalog(), settings.library_keys, settings.library_modes)
 
     def engine_for(part: int) -> Engine:
         return Engine(
@@ -74,6 +76,7 @@ def run(
             catalog=catalog,
             enabled=enabled,
             part=part,
+            libraries=libraries,
         )
 
     engine = engine_for(0)

@@ -8,7 +8,14 @@ from typing import Any
 import click
 
 from rediscipline.api import KeyInput, check_keys, settings_for
-from rediscipline.cli.options import output_options, overrides_from, settings_options, write_report
+from rediscipline.cli.options import (
+    output_options,
+    overrides_from,
+    patterns_option,
+    settings_options,
+    showing_patterns,
+    write_report,
+)
 from rediscipline.model.report import Report
 from rediscipline.render import RENDERERS
 from rediscipline.settings.layering import Settings
@@ -42,6 +49,7 @@ def keys_report(files: tuple[str, ...], input_format: str, settings: Settings, b
 )
 @settings_options
 @output_options(tuple(RENDERERS))
+@patterns_option
 @click.option("--exit-zero", is_flag=True, help="Exit with 0 even when there are findings.")
 def keys_command(
     *,
@@ -52,6 +60,7 @@ def keys_command(
     output: Path | None,
     color: str,
     exit_zero: bool,
+    patterns_shown: int | None,
     **params: Any,
 ) -> None:
     """Check key names against the naming rules; findings are grouped by key pattern.
@@ -61,5 +70,5 @@ def keys_command(
     rediscipline keys keys.txt --lang zh
     """
     settings = settings_for(overrides_from(params))
-    report = keys_report(files, input_format, settings, baseline)
+    report = showing_patterns(keys_report(files, input_format, settings, baseline), patterns_shown)
     write_report(report, settings, output_format=output_format, output=output, color=color, exit_zero=exit_zero)

@@ -11,6 +11,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
@@ -18,9 +19,10 @@ import click
 from rich.console import Console
 
 from rediscipline.cli.exits import EXIT_CLEAN, EXIT_FINDINGS
-from rediscipline.model.report import Report
+from rediscipline.model.report import PATTERNS_SHOWN, Report
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import LANGUAGES
+from rediscipline.redis_meta.libraries import KEY_MODES
 from rediscipline.render import RENDERERS
 from rediscipline.settings.layering import Settings
 from rediscipline.settings.loader import Overrides
@@ -57,8 +59,39 @@ def settings_options(func: F) -> F:
             help="Lowest severity that exits with 1 (default: warning).",
         ),
         click.option("--lang", type=click.Choice(LANGUAGES), help="Language of messages: en or zh."),
+        click.option(
+            "--library-keys",
+            type=click.Choice(KEY_MODES),
+            help="Naming rules on keys written in a library's own format (rq, Celery, Django...): skip (default) "
+            "or judge them like the team's keys.",
+        ),
     ]
     return functools.reduce(lambda f, d: d(f), reversed(decorators), func)
+
+
+def _pattern_rows(_ctx: click.Context, _param: click.Parameter, value: str) -> int | None:
+    if value.strip().lower() == "all":
+        return None
+    if not value.strip().isdigit():
+        raise click.BadParameter(f"{value!r} is not a number of patterns or `all`")
+    return int(value)
+
+
+#: `--patterns N|all`: how many patterns the text report lists (the JSON report has them all).
+patterns_option = click.option(
+    "--patterns",
+    "patterns_shown",
+    default=str(PATTERNS_SHOWN),
+    show_default=True,
+    metavar="N|all",
+    callback=_pattern_rows,
+    help="How many key patterns the text report lists, most keys first (`all` for every one).",
+)
+
+
+def showing_patterns(report: Report, shown: int | None) -> Report:
+    """The report with the number of patterns the text report lists."""
+    return replace(report, run=replace(report.run, patterns_shown=shown))
 
 
 def overrides_from(params: dict[str, Any]) -> Overrides:
@@ -72,6 +105,7 @@ def overrides_from(params: dict[str, Any]) -> Overrides:
         ignore=_split(params.get("ignore", ())),
         fail_on=params.get("fail_on"),
         lang=params.get("lang"),
+        extra={"library-keys": params["library_keys"]} if params.get("library_keys") else {},
     )
 
 

@@ -15,8 +15,10 @@ from rediscipline.cli.exits import EXIT_ERROR
 from rediscipline.cli.options import (
     output_options,
     overrides_from,
+    patterns_option,
     render_report,
     settings_options,
+    showing_patterns,
     write_report,
 )
 from rediscipline.model.report import Report
@@ -191,9 +193,17 @@ def scan_report(params: dict[str, Any], settings: Settings, baseline: Path | Non
 )
 @settings_options
 @output_options(tuple(RENDERERS))
+@patterns_option
 @click.option("--exit-zero", is_flag=True, help="Exit with 0 even when there are findings.")
 def scan_command(
-    *, baseline: Path | None, output_format: str, output: Path | None, color: str, exit_zero: bool, **params: Any
+    *,
+    baseline: Path | None,
+    output_format: str,
+    output: Path | None,
+    color: str,
+    exit_zero: bool,
+    patterns_shown: int | None,
+    **params: Any,
 ) -> None:
     """Audit a running Redis or Valkey server, or RDB dumps, against every rule the input can show.
 
@@ -214,7 +224,7 @@ def scan_command(
     rediscipline scan /backup/cluster-2026-11-22/ --format json --output audit.json
     """
     settings = settings_for(overrides_from(params))
-    report = scan_report(params, settings, baseline)
+    report = showing_patterns(scan_report(params, settings, baseline), patterns_shown)
     server = report.stats.server
     if server is not None and server.stopped is not None:  # gave up: the partial report, then exit 2
         render_report(report, settings, output_format=output_format, output=output, color=color, exit_zero=exit_zero)

@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from rediscipline.engine.pattern_stats import PatternStats
 from rediscipline.model.facts import KeyFact
 from rediscipline.model.keyspace import (
     NO_EXPIRY,
@@ -117,6 +118,7 @@ class KeyspaceCollector:
         self._persistent_memory_sq = 0
         self._sample: tuple[float, int] | None = None
         self._measured: frozenset[str] = frozenset()  # the summary's fields keys carry (see `note_fields`)
+        self.patterns = PatternStats()
 
     def set_sampling(self, rate: float, population: int) -> None:
         self._sample = (rate, population)
@@ -163,10 +165,16 @@ class KeyspaceCollector:
         counter[1] += memory
         counter[2] += length
         counter[3] += has_ttl
+        self.patterns.add(pattern, fact.type, memory, has_ttl)
         if memory and (len(self._by_memory) < self.top or memory >= self._by_memory[0][0]):
             self._push(self._by_memory, memory, fact)
         if length and fact.type != "string" and (len(self._by_length) < self.top or length >= self._by_length[0][0]):
             self._push(self._by_length, length, fact)
+
+    @property
+    def measured(self) -> frozenset[str]:
+        """The summary's fields the probed keys carried (empty when no key was probed)."""
+        return self._measured
 
     def note_fields(self, fact: KeyFact) -> None:
         """Record which summary fields a key carries. A source fills the same fields for every key it probes
@@ -213,6 +221,7 @@ class KeyspaceCollector:
         self._persistent_memory += other._persistent_memory
         self._persistent_memory_sq += other._persistent_memory_sq
         self._measured |= other._measured
+        self.patterns.merge(other.patterns)
         combinations = self._combinations
         for combination, (keys, memory, elements, with_ttl) in other._combinations.items():
             counter = combinations.get(combination)

@@ -1,8 +1,10 @@
 """The bounded table of key patterns seen in a run, with compaction of high-cardinality segments.
 
 Pattern inference generalises numbers, hashes, UUIDs and dates, but not words: `user:alice:profile` and
-`user:bob:profile` are two patterns. When many patterns differ only in one `:` segment, that segment is a
-variable too, and they are merged into `user:*:profile`. Merging runs when the table passes its soft cap and
+`user:bob:profile` are two patterns. When many patterns differ only in one level, that level is a variable
+too, and they are merged into `user:*:profile` (three values are enough for a level of free text, with spaces,
+quotes or brackets: a search term). Levels are what `:` separates, or `.`, `/`, `|` and `#` in
+families that use those (`cache.alice.profile`, `LIMITER/alice/10/minute`). Merging runs when the table passes its soft cap and
 once at the end; merged segments are remembered so later keys land in the merged pattern directly. If the
 table still passes the hard cap, further new patterns are counted under OVERFLOW_PATTERN and the report says
 so: memory stays bounded whatever the key space looks like.
@@ -19,12 +21,24 @@ does not change from one run to the next).
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from rediscipline.model.keypattern import DEFAULT_PATTERN_CAP
 
 OVERFLOW_PATTERN = b"<other patterns>"
 STAR = b"*"
+#: A level with a space, a quote, a bracket or a comma holds free text (a search term, the repr of a function's
+#: arguments), not a name: a few values make it a variable.
+_FREE_TEXT = re.compile(rb"[ '\"(),\[\]{}%]")
+FREE_TEXT_MERGE_AT = 3
+#: What separates the levels of a pattern; the split keeps the separators (odd positions).
+_LEVELS = re.compile(rb"([:./|#])")
+
+
+def _levels(pattern: bytes) -> list[bytes]:
+    """The levels and separators of a pattern: `a:b.c` → [a, :, b, ., c]."""
+    return _LEVELS.split(pattern)
 
 
 class PatternTable:
@@ -38,6 +52,8 @@ class PatternTable:
         self._moved: dict[bytes, bytes] = {}  # pattern keys were counted under → what a compaction moved it into
         self._learned: set[tuple[int, int, tuple[bytes, ...]]] = set()  # (segments, position, the others)
         self._learned_shapes: dict[int, set[int]] = defaultdict(set)
+        #: the library family of each template pattern seen ("" for none), up to `cap` of them
+        self._families: dict[bytes, str] = {}
 
     def add(self, pattern: bytes) -> bytes:
         """Count one key of `pattern`; returns the pattern it is now recorded under."""
@@ -70,7 +86,7 @@ class PatternTable:
         return pattern
 
     def _generalise(self, pattern: bytes) -> bytes:
-        segments = pattern.split(b":")
+        segments = _levels(pattern)
         positions = self._learned_shapes.get(len(segments))
         if not positions:
             return pattern
@@ -82,7 +98,7 @@ class PatternTable:
             if (len(segments), position, others) in self._learned:
                 segments[position] = STAR
                 changed = True
-        return b":".join(segments) if changed else pattern
+        return b"".join(segments) if changed else pattern
 
     def compact(self, *, remember_all: bool = False) -> dict[bytes, bytes]:
         """Merge patterns that differ in one segment with many values; returns old → new for this pass.
@@ -91,21 +107,24 @@ class PatternTable:
         `remember_all` for a merge of parts, whose structures are all keyed by the patterns it moves).
         """
         moved: dict[bytes, bytes] = {}
-        current = {p: p.split(b":") for p in self.counts if p != OVERFLOW_PATTERN}
+        current = {p: _levels(p) for p in self.counts if p != OVERFLOW_PATTERN}
         max_segments = max((len(s) for s in current.values()), default=0)
-        for position in range(max_segments):
+        for position in range(0, max_segments, 2):
             buckets: dict[tuple[int, tuple[bytes, ...]], list[bytes]] = defaultdict(list)
             for pattern, segments in current.items():
                 if len(segments) > position and segments[position] != STAR and len(segments) > 1:
                     others = tuple(segments[:position] + segments[position + 1 :])
                     buckets[(len(segments), others)].append(pattern)
             for (size, others), members in buckets.items():
-                if len(members) < self.merge_at:
+                if len(members) < self.merge_at and not (
+                    len(members) >= FREE_TEXT_MERGE_AT
+                    and any(_FREE_TEXT.search(current[member][position]) for member in members)
+                ):
                     continue
                 self._learned.add((size, position, others))
                 self._learned_shapes[size].add(position)
                 merged_segments = [*others[:position], STAR, *others[position:]]
-                merged = b":".join(merged_segments)
+                merged = b"".join(merged_segments)
                 for member in members:
                     moved[member] = merged
                     del current[member]
@@ -127,6 +146,22 @@ class PatternTable:
                     if target in moved:
                         table[source] = moved[target]
         return {old: new for old, new in moved.items() if old != new}
+
+    def note_family(self, pattern: bytes, family: str | None) -> None:
+        """Record which library family (catalog id) wrote keys of a template's `pattern`, or that none did."""
+        if len(self._families) < self.cap or pattern in self._families:
+            known = self._families.get(pattern)
+            self._families[pattern] = (family or "") if known is None or known == (family or "") else "?"
+
+    def families(self) -> dict[bytes, str]:
+        """The family of each pattern keys are counted under, where every template counted there has the same
+        family: a pattern that holds keys of two families, or of a family and of none, has no family."""
+        found: dict[bytes, str] = {}
+        for pattern, family in self._families.items():
+            target = self.canonical(pattern)
+            known = found.get(target)
+            found[target] = family if known is None or known == family else "?"
+        return {pattern: family for pattern, family in found.items() if family not in ("", "?")}
 
     def merge(self, other: PatternTable) -> None:
         """Fold another part's table (same caps) into this one; `other` is spent (see the module docstring).
@@ -152,6 +187,9 @@ class PatternTable:
             counts[target] = counts.get(target, 0) + count
         for source, target in other._moved.items():
             self._moved.setdefault(source, target)
+        for pattern, family in other._families.items():
+            known = self._families.get(pattern)
+            self._families[pattern] = family if known is None or known == family else "?"
         self.overflow_keys += other.overflow_keys
         if len(counts) >= self.soft_cap:
             self.compact(remember_all=True)

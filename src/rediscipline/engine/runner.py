@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, cast
 from rediscipline.engine.flagged import FlaggedKeys
 from rediscipline.engine.groups import AFTER_EVERY_KEY, Group, Groups, ResolvedViolation, resolve
 from rediscipline.engine.keyspace import KeyspaceCollector, count_estimate
+from rediscipline.engine.libraries import LibraryPolicy, exempt
 from rediscipline.engine.overlaps import settle
 from rediscipline.engine.patterns import PatternTable
 from rediscipline.engine.plan import plan_for
@@ -45,7 +46,7 @@ from rediscipline.model.keypattern import (
 from rediscipline.model.location import SOURCE_CONFIG, SOURCE_KEYS, Location
 from rediscipline.model.namespace import NamespacePolicy
 from rediscipline.model.plan import ProbePlan
-from rediscipline.model.report import PatternStat, RuleMeta, Stats, UnreadableKeys
+from rediscipline.model.report import RuleMeta, Stats, UnreadableKeys
 from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
 from rediscipline.rules.base import (
@@ -118,11 +119,14 @@ class Engine:
         catalog: Mapping[str, RuleMeta] | None = None,
         enabled: frozenset[str] | None = None,
         part: int = 0,
+        libraries: LibraryPolicy | None = None,
     ) -> None:
         """`summary`: the full keyspace summary is asked for (its fields join the plan); `catalog` and
         `enabled`: every known rule and the ids enabled in the run (default: these rules), for SUP001;
-        `part`: the index of the part of the run this engine is fed (see the module docstring)."""
+        `part`: the index of the part of the run this engine is fed (see the module docstring);
+        `libraries`: the library catalog and how keys of a library's format are judged (None: not at all)."""
         self.part = part
+        self._libraries = libraries
         self.rules = list(rules)
         self.plan = plan_for((r.rule for r in self.rules), summary=summary)
         catalog = catalog if catalog is not None else {r.id: r.rule.meta for r in rules}
@@ -392,9 +396,16 @@ class Engine:
         parts, key_type, scope = memo_key
         template = KeyTemplate(parts)
         rules = self._scope(scope)
+        family = self._libraries.catalog.family_of(template, key_type) if self._libraries is not None else None
+        judge = family is None or self._libraries is None or self._libraries.judges_names(family)
+
+        def applies(configured: ConfiguredRule) -> bool:
+            return family is None or not exempt(family, configured.id, configured.rule.meta.family, judge)
+
         checked = [
             (configured, ctx, list(cast(NameRule[Any], configured.rule).check(template, key_type, ctx)))
             for configured, ctx in rules.name_rules  # `_scope` sorted the rules by kind
+            if applies(configured)
         ]
         resolved: list[ResolvedViolation] = []
         for configured, ctx, violations in settle(checked, template, key_type):  # overlapping rules
@@ -402,7 +413,7 @@ class Engine:
         wanted = [
             (configured.rule, acc)
             for configured, ctx, acc in rules.aggregates
-            if cast(AggregateRule[Any], configured.rule).relevant(template, ctx)
+            if applies(configured) and cast(AggregateRule[Any], configured.rule).relevant(template, ctx)
         ]
         verdict = _Verdict(
             pattern=template.pattern,
@@ -415,11 +426,15 @@ class Engine:
             fact_checks=tuple(
                 (check, configured, ctx)
                 for check, configured, ctx in rules.fact_checks
-                if key_type is None
-                or cast(FactRule[Any], configured.rule).types is None
-                or key_type in cast(FactRule[Any], configured.rule).types  # type: ignore[operator]
+                if applies(configured)
+                and (
+                    key_type is None
+                    or cast(FactRule[Any], configured.rule).types is None
+                    or key_type in cast(FactRule[Any], configured.rule).types  # type: ignore[operator]
+                )
             ),
         )
+        self.patterns.note_family(template.pattern, family.id if family is not None else None)
         memoised = (verdict, skeleton_offsets(parts))
         if len(self._memo) >= MEMO_LIMIT:
             self._memo.clear()
@@ -496,6 +511,12 @@ class Engine:
         for server in servers:
             self._judge_server(server, keyspace, self.groups)
         findings = self._judged_servers.findings(source) + self.groups.findings(source)
+        families = self.patterns.families()
+        if families:
+            findings = [
+                replace(f, library=families[f.pattern]) if f.pattern is not None and f.pattern in families else f
+                for f in findings
+            ]
         rate = self.keyspace.sample_rate
         if rate is not None:
             findings = [
@@ -507,7 +528,9 @@ class Engine:
             pattern_cap=self.patterns.cap,
             overflow_keys=self.patterns.overflow_keys,
             elapsed_seconds=round(time.perf_counter() - self._started, 3),
-            top_patterns=tuple(PatternStat(p, c) for p, c in self.patterns.top(10)),
+            pattern_stats=self.keyspace.patterns.finish(
+                self.patterns.counts, canonical, families, self.keyspace.measured
+            ),
             keys_flagged=flagged,
             score=score(self.keys, flagged, findings, has_server=bool(servers)),
             keyspace=keyspace,

@@ -69,3 +69,4 @@ class Finding:
     estimate: tuple[float, float, float] | None = None  # sampled scans: (estimated count, 95% low, 95% high)
     related: tuple[Location, ...] = ()  # the other places of a fact found at several places in one file
     context: str | None = None  # CONTEXT_TEST or CONTEXT_LIBRARY for a finding in a file; None elsewhere
+    library: str | None = None  # the catalog family (`rq.job`) whose library wrote the keys of `pattern`

@@ -40,7 +40,13 @@ SLOT_DATE = "date"  # YYYYMMDD, a valid calendar date
 SLOT_DATE_DASHED = "date-dashed"  # YYYY-MM-DD
 SLOT_HEX = "hex"  # hexadecimal run (hashes, object ids)
 SLOT_UUID = "uuid"
-SLOT_TOKEN = "token"  # a long random-looking run of letters and digits
+SLOT_TOKEN = "token"  # a long random-looking run: base62, base64, base64url
+SLOT_ULID = "ulid"  # 26 characters of Crockford base32
+SLOT_DATETIME = "datetime"  # an ISO 8601 date and time (2024-11-03T10:00:00Z)
+SLOT_WEEK = "week"  # an ISO week (2024-W45)
+SLOT_EMAIL = "email"
+SLOT_IP = "ip"  # an IPv4 or IPv6 address
+SLOT_TEXT = "text"  # a free value the key carries verbatim (a query-string parameter)
 SLOT_ANY = "any"  # unknown content (a code expression)
 
 Part: TypeAlias = bytes | Placeholder

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import re
 
+from rediscipline.model.idshapes import find_shapes, mixed_case_token, word_then_digest
 from rediscipline.model.keyname import (
     SLOT_DATE,
     SLOT_DATE_DASHED,
+    SLOT_EMAIL,
     SLOT_HEX,
     SLOT_INT,
     SLOT_TOKEN,
+    SLOT_ULID,
     SLOT_UUID,
     Part,
     Placeholder,
@@ -26,15 +29,33 @@ from rediscipline.model.keyname import (
 #: values merge into `*`, and what still does not fit is counted under one overflow pattern.
 DEFAULT_PATTERN_CAP = 50_000
 
-# Runs of letters and digits that contain a digit, with dash-joined tails (UUIDs, 2020-08-29). Only these
-# can be variable; words without digits are always literal. The one-byte lookbehind makes every position
-# inside a word fail at once (an alternation of lookaround patterns was 2x slower on typical keys).
-_SPLIT = re.compile(rb"((?<![0-9A-Za-z])[A-Za-z]*[0-9][0-9A-Za-z]*(?:-[0-9A-Za-z]+)*)")
+# Runs of letters and digits that contain a digit, with dash-joined tails (2024-08, ab-12), long runs of
+# letters only (base62 ids without a digit, or long words) and hex runs of letters only (`deadbeef`). Only
+# these can be variable; other words are always literal. The one-byte lookbehind makes every position inside
+# a word fail at once (an alternation of lookaround patterns was 2x slower on typical keys).
+_SPLIT = re.compile(
+    rb"((?<![0-9A-Za-z])(?:[A-Za-z]*[0-9][0-9A-Za-z]*(?:-[0-9A-Za-z]+)*"
+    rb"|(?:[A-Za-z]{16,}|[a-f]{8,}|[A-F]{8,})(?![0-9A-Za-z])))"
+)
 _UUID = re.compile(rb"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}")
 _DATE_DASHED = re.compile(rb"(?:19|20)[0-9]{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])")
+#: Bytes only identifiers `idshapes` reads whole contain (an e-mail, a `name=value` pair, base64, an IPv6 or
+#: IPv4 address, a base64url token: `_` or `-` with an upper-case letter): a key without them is split into
+#: runs directly.
+_SHAPE_MARKS = re.compile(rb"[@+/=]")
 _WORD_THEN_DIGITS = re.compile(rb"([A-Za-z]+)([0-9]+)")
+_CODE = re.compile(rb"[A-Z][0-9]{3,}")
+#: A word as people write one: lower case, Capitalised, camelCase or an acronym.
+_WORD = re.compile(rb"[A-Za-z][a-z]*(?:[A-Z][a-z]+)*|[A-Z]+")
+
 _HEX_ONLY = re.compile(rb"[0-9A-Fa-f]+")
+_ULID = re.compile(rb"[0-7][0-9A-HJKMNP-TV-Z]{25}")
 _DAYS_IN_MONTH = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+#: A hex run this long is an id even when its bytes happen to be all letters (`deadbeef`) or letters then
+#: digits (`abcdef12`): one reading for every key of a family of hashes.
+HEX_MIN_WIDTH = 8
+#: The longest hex digest (SHA-512); a longer run of hex letters is a word (`AAAA…`) or a blob.
+HEX_MAX_WIDTH = 128
 
 _INT_BY_WIDTH: dict[int, Placeholder] = {}
 _SHARED: dict[tuple[str, int, bool], Placeholder] = {}
@@ -68,43 +89,75 @@ def is_yyyymmdd(digits: bytes) -> bool:
     return 1 <= day <= _DAYS_IN_MONTH[month - 1]
 
 
-def _classify(run: bytes, out: list[Part]) -> None:
-    """Append the parts for one run matched by `_SPLIT` (it contains at least one digit)."""
+def _classify(run: bytes, out: list[Part], whole: bool = False) -> bool:
+    """Append the parts for one run matched by `_SPLIT` (a digit in it, or 16 letters or more).
+
+    Returns False, having appended nothing reliable, when the run may be part of an identifier that
+    `idshapes` reads whole (a dash-joined run that is not a UUID or a date, a token next to a `_`); `whole`
+    says the caller already looked for those, and the run is judged piece by piece.
+    """
     width = len(run)
     if run.isdigit():
         if width == 8 and is_yyyymmdd(run):
             out.append(_shared(SLOT_DATE, 8))
         else:
             out.append(_int(width))
-        return
+        return True
     if b"-" in run:
         if width == 36 and _UUID.fullmatch(run):
             out.append(_shared(SLOT_UUID, 36, run.lower() != run))
-        elif width == 10 and _DATE_DASHED.fullmatch(run):
+            return True
+        if width == 10 and _DATE_DASHED.fullmatch(run):
             out.append(_shared(SLOT_DATE_DASHED, 10))
-        else:  # dash-joined words and numbers: judge each piece on its own
-            for index, piece in enumerate(run.split(b"-")):
-                if index:
-                    _literal(b"-", out)
-                if any(48 <= byte <= 57 for byte in piece):
-                    _classify(piece, out)
-                elif piece:
-                    _literal(piece, out)
-        return
+            return True
+        if not whole:
+            return False
+        for index, piece in enumerate(run.split(b"-")):  # dash-joined words and numbers: each on its own
+            if index:
+                _literal(b"-", out)
+            if any(48 <= byte <= 57 for byte in piece):
+                _classify(piece, out, whole)
+            elif piece:
+                _literal(piece, out)
+        return True
+    upper = run.lower() != run
+    hexadecimal = _HEX_ONLY.fullmatch(run) is not None
+    if hexadecimal and HEX_MIN_WIDTH <= width <= HEX_MAX_WIDTH:
+        out.append(_shared(SLOT_HEX, width, upper))
+        return True
+    if run.isalpha():
+        if mixed_case_token(run):
+            out.append(_shared(SLOT_TOKEN, width, True))
+        else:
+            _literal(run, out)
+        return True
+    digest = word_then_digest(run)
+    if digest is not None:
+        _literal(run[:digest], out)  # a word with a hex digest glued on (`search<sha256>`)
+        out.append(_shared(SLOT_HEX, width - digest, upper))
+        return True
+    if _CODE.fullmatch(run):
+        out.append(_shared(SLOT_TOKEN, width, True))  # an upper-case letter and a number: a code (SKU A153)
+        return True
     split = _WORD_THEN_DIGITS.fullmatch(run) if run[:1].isalpha() else None
+    if split is not None and _WORD.fullmatch(split.group(1)) is None:
+        split = None  # random letters then digits: a token, not a word with an id
     if split is not None:
         word, digits = split.group(1), split.group(2)
         if len(digits) < 2 and width < 8:  # md5, utf8, v2: part of the word, not an id
             _literal(run, out)
-            return
+            return True
         _literal(word, out)  # a word with an id glued on: keep the word, generalise the digits
         out.append(_int(len(digits)))
-        return
-    hexadecimal = _HEX_ONLY.fullmatch(run) is not None
-    if width >= 8 or ((hexadecimal and width >= 4 and not run[:1].isalpha()) or (hexadecimal and width >= 6)):
-        out.append(_shared(SLOT_HEX if hexadecimal else SLOT_TOKEN, width, run.lower() != run))
-        return
+        return True
+    if width == 26 and _ULID.fullmatch(run):
+        out.append(_shared(SLOT_ULID, 26, True))
+        return True
+    if width >= 8 or (hexadecimal and width >= 4 and not run[:1].isalpha()) or (hexadecimal and width >= 6):
+        out.append(_shared(SLOT_HEX if hexadecimal else SLOT_TOKEN, width, upper))
+        return hexadecimal or whole
     _literal(run, out)  # short mixed words: h264, ipv4, 3d, s3
+    return True
 
 
 def _literal(data: bytes, out: list[Part]) -> None:
@@ -116,26 +169,67 @@ def _literal(data: bytes, out: list[Part]) -> None:
 
 def infer_parts(name: bytes) -> tuple[Part, ...]:
     """The template parts of a concrete key (see the module docstring)."""
-    pieces = _SPLIT.split(name)
-    count = len(pieces)
-    if count == 1:
-        return (name,) if name else ()
-    if count == 3:  # the common case: one variable run
-        head, run, tail = pieces
-        if run.isdigit() and (len(run) != 8 or run[:2] not in (b"19", b"20")):
-            placeholder = _INT_BY_WIDTH.get(len(run)) or _int(len(run))
-            if head:
-                return (head, placeholder, tail) if tail else (head, placeholder)
-            return (placeholder, tail) if tail else (placeholder,)
-    parts: list[Part] = []
-    for index, piece in enumerate(pieces):
-        if index % 2:
-            _classify(piece, parts)
-        elif piece:
-            _literal(piece, parts)
+    if (
+        _SHAPE_MARKS.search(name) is None
+        and b"::" not in name
+        and name.count(b".") < 3
+        and not ((b"_" in name or b"-" in name) and name.lower() != name)
+    ):
+        pieces = _SPLIT.split(name)
+        count = len(pieces)
+        if count == 1:
+            return (name,) if name else ()
+        if count == 3:  # the common case: one variable run
+            head, run, tail = pieces
+            if run.isdigit() and (len(run) != 8 or run[:2] not in (b"19", b"20")):
+                placeholder = _INT_BY_WIDTH.get(len(run)) or _int(len(run))
+                if head:
+                    return (head, placeholder, tail) if tail else (head, placeholder)
+                return (placeholder, tail) if tail else (placeholder,)
+        parts: list[Part] = []
+        if _runs(pieces, parts, whole=False):
+            return tuple(parts)
+    shapes = find_shapes(name)
+    parts = []
+    position = 0
+    for start, end, slot in shapes:
+        if start > position:
+            _runs(_SPLIT.split(name[position:start]), parts, whole=True)
+        value = name[start:end]
+        if slot == SLOT_EMAIL:
+            _email(value, parts)
+        else:
+            parts.append(_shared(slot, end - start, value.lower() != value and slot != SLOT_TOKEN))
+        position = end
+    if position < len(name):
+        _runs(_SPLIT.split(name[position:]), parts, whole=True)
     return tuple(parts)
 
 
+def _email(value: bytes, parts: list[Part]) -> None:
+    """An e-mail address as `*@*.*`: the local part, the domain and the top-level domain vary, the `@` and the
+    last dot stay literal, so naming rules still see the punctuation an address brings into a key."""
+    local, _at, domain = value.rpartition(b"@")
+    host, _dot, tld = domain.rpartition(b".")
+    for index, piece in enumerate((local, host, tld)):
+        if index:
+            _literal(b"@" if index == 1 else b".", parts)
+        parts.append(_shared(SLOT_EMAIL, len(piece), piece.lower() != piece))
+
+
+def _runs(pieces: list[bytes], parts: list[Part], *, whole: bool) -> bool:
+    """Append the parts of `_SPLIT` pieces (literal text and runs); False when a run needs `idshapes`."""
+    for index, piece in enumerate(pieces):
+        if index % 2:
+            if not _classify(piece, parts, whole):
+                return False
+        elif piece:
+            _literal(piece, parts)
+    return True
+
+
+#: What joins the numbers of a date (`-`, `-W`, `T`, ` `), an IPv4 address (`.`) or an IPv6 one (`::`).
+_NUMBER_JOINS = frozenset((b"-", b"-W", b"W", b"T", b" ", b".", b"::"))
 DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
 DATE_PREFIXES = (b"19", b"20")
 
@@ -144,15 +238,18 @@ def skeleton_offsets(parts: tuple[Part, ...]) -> tuple[int, ...] | None:
     """If `parts` is fully determined by the key with every digit replaced by 0, the byte offsets of its
     8-digit numbers (which could also be dates); otherwise None.
 
-    That holds when every placeholder is a plain integer and no literal part holds a digit: then two keys
-    with the same skeleton (`name.translate(DIGITS_TO_ZERO)`) have the same template, except where an
-    8-digit run is a date, which the caller re-checks at the returned offsets.
+    That holds when every placeholder is a plain integer, no literal part holds a digit and no two integers
+    are joined the way dates, weeks and addresses join theirs (`2024-13-45` is three integers, `2024-11-05` a
+    date): then two keys with the same skeleton (`name.translate(DIGITS_TO_ZERO)`) have the same template,
+    except where an 8-digit run is a date, which the caller re-checks at the returned offsets.
     """
     offsets: list[int] = []
     position = 0
-    for part in parts:
+    for index, part in enumerate(parts):
         if isinstance(part, bytes):
             if part.translate(None, b"0123456789") != part:
+                return None
+            if part in _NUMBER_JOINS and 0 < index < len(parts) - 1:
                 return None
             position += len(part)
         elif part.slot != SLOT_INT or part.width is None:

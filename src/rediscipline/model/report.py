@@ -34,6 +34,10 @@ class RuleMeta:
     family_title: Text = _NO_TITLE
 
 
+#: How many patterns the text report lists unless told (`--patterns`).
+PATTERNS_SHOWN = 10
+
+
 @dataclass(frozen=True, slots=True)
 class RunInfo:
     tool_version: str
@@ -44,14 +48,24 @@ class RunInfo:
     config_file: str | None = None
     rules_enabled: int = 0  # the enabled rules that can be checked on this run's inputs
     layout: str = LAYOUT_PATTERNS
+    patterns_shown: int | None = PATTERNS_SHOWN  # patterns the text report lists (None: all)
 
 
 @dataclass(frozen=True, slots=True)
 class PatternStat:
-    """How many keys one inferred pattern covers (for the summary's top patterns)."""
+    """One inferred pattern of a run: how many keys it covers and, when the source measured them, their
+    memory, their types and how many have a TTL; `library` is the catalog family (`rq.job`) that wrote them."""
 
     pattern: bytes
     count: int
+    memory: int | None = None
+    types: tuple[tuple[str, int], ...] = ()  # (type, keys), most keys first
+    with_ttl: int | None = None
+    library: str | None = None
+
+    @property
+    def ttl_coverage(self) -> float | None:
+        return self.with_ttl / self.count if self.with_ttl is not None and self.count else None
 
 
 #: Why a live report covers less than the server holds (`ServerSummary.partial`); the notes say more.
@@ -110,7 +124,8 @@ class Stats:
     pattern_cap: int = 0
     overflow_keys: int = 0  # keys whose pattern could not be tracked because the cap was hit
     elapsed_seconds: float = 0.0
-    top_patterns: tuple[PatternStat, ...] = ()
+    #: every pattern, most keys first (at most `pattern_cap`, with overflow keys counted apart)
+    pattern_stats: tuple[PatternStat, ...] = ()
     keys_flagged: int = 0  # keys with at least one finding of severity warning or above
     score: int | None = None  # 0–100, see `engine.runner._score`
     keyspace: KeyspaceStats | None = None  # sources that probe values (live, rdb)

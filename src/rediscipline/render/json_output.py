@@ -17,6 +17,7 @@ from rediscipline.model.finding import Finding
 from rediscipline.model.keyspace import Bucket, TopKey
 from rediscipline.model.location import Location
 from rediscipline.model.report import Report
+from rediscipline.render.libraries import library_fields
 from rediscipline.render.names import LongNames, name_fields
 from rediscipline.render.notes import note_text
 from rediscipline.render.sites import path_bytes, shown_path
@@ -69,9 +70,37 @@ def _finding(finding: Finding, report: Report, lang: str, long_names: LongNames)
         out["related"] = [_location(location) for location in finding.related]
     if finding.context is not None:
         out["context"] = finding.context
+    if finding.library is not None:
+        out["library"] = library_fields(finding.library, lang)
     out["examples"] = [{**name_fields("key", e.name, long_names), **_location(e.location)} for e in finding.examples]
     out["fingerprint"] = finding.fingerprint
     return out
+
+
+def _patterns(report: Report, lang: str) -> dict[str, Any]:
+    """Every pattern of the run, most keys first: at most the pattern cap, the keys beyond it counted under
+    `<other patterns>` (`capped` says so)."""
+    stats = report.stats
+    items = []
+    for row in stats.pattern_stats:
+        items.append(
+            {
+                **name_fields("pattern", row.pattern),
+                "keys": row.count,
+                "memory": row.memory,
+                "types": dict(row.types),
+                "with_ttl": row.with_ttl,
+                "ttl_coverage": None if row.ttl_coverage is None else round(row.ttl_coverage, 4),
+                "library": library_fields(row.library, lang),
+            }
+        )
+    return {
+        "count": stats.patterns,
+        "cap": stats.pattern_cap,
+        "capped": stats.overflow_keys > 0,
+        "overflow_keys": stats.overflow_keys,
+        "items": items,
+    }
 
 
 def _server(report: Report) -> dict[str, Any] | None:
@@ -207,7 +236,8 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
         },
         "server": _server(report),
         "keyspace": keyspace,
-        "top_patterns": [{**name_fields("pattern", p.pattern), "count": p.count} for p in stats.top_patterns],
+        "top_patterns": [{**name_fields("pattern", p.pattern), "count": p.count} for p in stats.pattern_stats[:10]],
+        "patterns": _patterns(report, lang),
         "findings": findings,
         "rules": {
             rule_id: {

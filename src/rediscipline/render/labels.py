@@ -24,7 +24,21 @@ LABELS = {
     "source": Text("source", "依据"),
     "by-family": Text("by family", "按类别"),
     "rules": Text("rules", "条规则"),
-    "top-patterns": Text("Top patterns", "Key 最多的模式"),
+    "patterns-title": Text(
+        "Key patterns ({shown} of {total}, most keys first)", "Key 模式（共 {total} 个，按 Key 数列出前 {shown} 个）"
+    ),
+    "patterns-more": Text(
+        "… {n} more patterns: --patterns all lists every one", "… 另有 {n} 个模式：--patterns all 列出全部"
+    ),
+    "patterns-capped": Text(
+        "pattern cap reached ({cap}): {n} keys are counted under <other patterns>",
+        "已达模式上限（{cap}）：{n} 个 Key 计入 <other patterns>",
+    ),
+    "pattern": Text("pattern", "模式"),
+    "keys-column": Text("keys", "Key 数"),
+    "memory": Text("memory", "内存"),
+    "types": Text("types", "类型"),
+    "library": Text("library", "所属库"),
     "notes": Text("Notes", "说明"),
     "preset": Text("preset", "预设"),
     "namespace": Text("namespace", "命名空间"),

@@ -25,9 +25,11 @@ from rediscipline.model.location import SOURCE_LIVE, SOURCE_RDB, Location
 from rediscipline.model.report import LAYOUT_SITES, Report
 from rediscipline.model.severity import Severity
 from rediscipline.render.labels import SEVERITY, label
+from rediscipline.render.libraries import advice, family_of
 from rediscipline.render.notes import note_text
 from rediscipline.render.sites import is_site, shown_path
 from rediscipline.render.text_live import keyspace_section, score_line, server_line
+from rediscipline.render.text_patterns import patterns_section
 from rediscipline.render.text_sites import site_count, site_lines
 
 STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.NOTE: "cyan"}
@@ -103,6 +105,11 @@ def _finding(finding: Finding, console: Console, lang: str) -> None:
     if finding.namespace:
         line.append(f"  [{label('namespace', lang)} {inert(finding.namespace, NAME_LIMIT)}]", style="dim")
     console.print(line)
+    family = family_of(finding.library)
+    if family is not None:
+        console.print(
+            RichText(f"      {display_text(family.library, QUOTE_LIMIT)}: {advice(family, lang)}", style="cyan")
+        )
     if finding.examples:
         examples = RichText(f"      {label('examples', lang)} ", style="dim")
         for index, example in enumerate(finding.examples):
@@ -185,10 +192,7 @@ def render_text(report: Report, stream: TextIO, lang: str = "en", color: bool = 
     _by_rule(list(report.findings), report, console, lang)
     if report.stats.keyspace is not None:
         keyspace_section(report.stats.keyspace, console, lang)
-    if report.stats.top_patterns:
-        console.print(RichText(label("top-patterns", lang), style="bold"))
-        for stat in report.stats.top_patterns[:5]:
-            console.print(RichText(f"  {stat.count:>10,}  {display_bytes(stat.pattern, NAME_LIMIT)}"))
+    patterns_section(report, console, lang)
     _notes(report, console, lang)
     server = report.stats.server
     if server is not None and server.resume_cursor:

@@ -52,7 +52,7 @@ def score_line(report: Report, lang: str) -> RichText | None:
     return line
 
 
-def _table(console: Console, title: str, headers: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
+def table(console: Console, title: str, headers: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
     """A table of cells already escaped by the caller; each cell is a rich Text, never parsed as markup."""
     table = Table(title=RichText(title), title_justify="left", title_style="bold", box=None, pad_edge=False)
     for index, header in enumerate(headers):
@@ -121,7 +121,7 @@ def keyspace_section(keyspace: KeyspaceStats, console: Console, lang: str) -> No
             console.print(RichText(f"    {estimate.name}: {text}"))
     console.print()
     memory_header = "memory (est.)" if keyspace.memory_model else "memory"
-    _table(
+    table(
         console,
         label("memory-by-type", lang),
         ("type", "keys", memory_header, "elements", "with TTL"),
@@ -138,14 +138,14 @@ def keyspace_section(keyspace: KeyspaceStats, console: Console, lang: str) -> No
     )
     console.print()
     if has_ttl:
-        _table(
+        table(
             console,
             label("ttl-histogram", lang),
             ("TTL", "keys", memory_header),
             [(b.label, f"{b.keys:,}", size(b.memory)) for b in keyspace.ttl_histogram],
         )
         console.print()
-    _table(
+    table(
         console,
         label("top-namespaces", lang),
         ("namespace", "keys", memory_header),
@@ -157,5 +157,5 @@ def keyspace_section(keyspace: KeyspaceStats, console: Console, lang: str) -> No
     for title, keys in (("top-memory", keyspace.top_by_memory), ("top-length", keyspace.top_by_length)):
         if keys:
             console.print()
-            _table(console, label(title, lang), headers, _top(keys))
+            table(console, label(title, lang), headers, _top(keys))
     console.print()

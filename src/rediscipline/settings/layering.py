@@ -15,6 +15,7 @@ from rediscipline.model.keypattern import DEFAULT_PATTERN_CAP
 from rediscipline.model.namespace import NamespacePolicy
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import LANGUAGES
+from rediscipline.redis_meta.libraries import FAMILIES, KEY_MODES
 from rediscipline.rules.base import ConfiguredRule, Rule
 from rediscipline.rules.options import OptionError, build, specs
 from rediscipline.rules.registry import Registry, UnknownRuleError
@@ -40,6 +41,7 @@ TOP_KEYS = {
     "pattern-cap": "most key patterns tracked in one run (memory bound)",
     "test-paths": 'path globs of test code besides the built-in ones, e.g. ["qa/**", "*_spec.py"]',
     "tests": "what is reported from test code: report, errors-only or ignore",
+    "library-keys": 'naming rules on keys of a library\'s own format: "skip" or "judge", or a table by library',
 }
 FILE_ONLY_KEYS = {"preset", "overlays"}
 
@@ -78,6 +80,9 @@ class Settings:
     test_paths: tuple[str, ...] = ()
     #: `tests`: one of TESTS_MODES.
     tests: str = TESTS_MODES[0]
+    #: `library-keys`: one of KEY_MODES for every library, and the libraries set apart (lower-case name → mode).
+    library_keys: str = KEY_MODES[0]
+    library_modes: Mapping[str, str] = field(default_factory=dict)
 
 
 def _strings(value: Any, where: str) -> tuple[str, ...]:
@@ -93,6 +98,31 @@ def _path_glob(glob: str, where: str) -> str:
     if not glob.strip() or glob.strip() in ("/", "./"):
         raise ConfigError(f"{where}: {glob!r} is not a path glob")
     return glob
+
+
+def _library_keys(value: Any, where: str, before: tuple[str, dict[str, str]]) -> tuple[str, dict[str, str]]:
+    """`library-keys` as (the mode of every library, the modes of libraries set apart): a string sets the
+    first and clears the second; a table of library = mode (its `default` key for every other library) adds
+    to what the layers before set."""
+    allowed = ", ".join(KEY_MODES)
+    if isinstance(value, str):
+        if value not in KEY_MODES:
+            raise ConfigError(f"{where}: {value!r} is not allowed (allowed: {allowed})")
+        return (value, {})
+    if not isinstance(value, Mapping):
+        raise ConfigError(f'{where}: expected "skip", "judge" or a table of library = mode')
+    default, modes = before[0], dict(before[1])
+    known = {name.lower(): name for name in sorted({family.library for family in FAMILIES})}
+    for name, mode in value.items():
+        if mode not in KEY_MODES:
+            raise ConfigError(f"{where}.{name}: {mode!r} is not allowed (allowed: {allowed})")
+        if name == "default":
+            default = mode
+        elif name.lower() in known:
+            modes[name.lower()] = mode
+        else:
+            raise ConfigError(f"{where}: unknown library {name!r} (known: {', '.join(known.values())})")
+    return (default, modes)
 
 
 def _show(value: Any) -> str:
@@ -128,6 +158,7 @@ class _Resolver:
         self.values["pattern-cap"] = (DEFAULT_PATTERN_CAP, "built-in")
         self.values["tests"] = (TESTS_MODES[0], "built-in")
         self.values["test-paths"] = ((), "built-in")
+        self.values["library-keys"] = ((KEY_MODES[0], {}), "built-in")
 
     def ids(self, selectors: Sequence[str], where: str) -> frozenset[str]:
         ids: set[str] = set()
@@ -164,6 +195,8 @@ class _Resolver:
                 if value not in TESTS_MODES:
                     raise ConfigError(f"{where}: {value!r} is not allowed (allowed: {', '.join(TESTS_MODES)})")
                 self.values[key] = (value, origin)
+            elif key == "library-keys":
+                self.values[key] = (_library_keys(value, where, self.values[key][0]), origin)
             elif key == "test-paths":
                 self.values[key] = (tuple(_path_glob(glob, where) for glob in _strings(value, where)), origin)
             elif key == "rules":
@@ -247,6 +280,8 @@ class _Resolver:
         for key in ("fail-on", "lang", "pattern-cap", "tests", "test-paths"):
             value, origin = self.values[key]
             provenance.append(Provenance(key, _show(value), origin))
+        (library_keys, library_modes), origin = self.values["library-keys"]
+        provenance.append(Provenance("library-keys", _show({"default": library_keys, **library_modes}), origin))
         select_origin = self.selection[-1].origin if self.selection else "built-in"
         provenance.append(Provenance("enabled", f"{len(enabled)} of {len(self.registry)} rules", select_origin))
         for cls in self.registry:
@@ -283,6 +318,8 @@ class _Resolver:
             file_ignores={glob: ids for glob, (ids, _o) in self.file_ignores.items()},
             test_paths=self.values["test-paths"][0],
             tests=self.values["tests"][0],
+            library_keys=library_keys,
+            library_modes=library_modes,
         )
 
 

@@ -50,3 +50,10 @@ class KeyFamily:
 
 #: Every family the catalog knows, in the order attribution tries them (the first matching row wins).
 FAMILIES: tuple[KeyFamily, ...] = ()
+
+#: What the naming rules do with keys of a library's own format (`library-keys`): leave them alone (the team
+#: cannot rename them without configuring the library) or judge them like the team's own keys.
+KEY_MODES = ("skip", "judge")
+#: Rules that do not apply to a family meant to persist (a queue, a registry, a schedule): they report keys
+#: without a TTL. The size rules still apply: such a family may persist, not grow without bound.
+PERSISTING_EXEMPT = frozenset({"TTL001", "TTL004"})

@@ -1,0 +1,175 @@
+"""Attribute key templates to the library families of the catalog (`redis_meta.libraries`).
+
+A family's shapes are compiled once into regular expressions over a typed rendering of a template: literal
+bytes as they are, each placeholder as `\\x00<slot>\\x00`. So `{var}` matches exactly one variable part,
+`{uuid}` one UUID, and `{name}` literal words or variable parts without a `:`, on keys from a server, a dump
+or a key list and on key templates from code alike. Attribution runs once per template (the engine memoises
+it with the template's verdict); the rows are indexed by the first two bytes of their literal prefix, so a
+template is tried against the few rows that can match, not the whole catalog.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from rediscipline.model.keyname import (
+    SLOT_DATE,
+    SLOT_DATE_DASHED,
+    SLOT_DATETIME,
+    SLOT_HEX,
+    SLOT_INT,
+    SLOT_TOKEN,
+    SLOT_UUID,
+    KeyTemplate,
+    Placeholder,
+)
+from rediscipline.redis_meta.libraries import FAMILIES, KEY_MODES, PERSISTING_EXEMPT, KeyFamily
+
+_MARK = b"\x00"
+_ONE = rb"\x00[a-z-]+\x00"
+_FIELDS: dict[str, bytes] = {
+    "var": _ONE,
+    "name": rb"(?:[^:\x00]|" + _ONE + rb")+?",
+    "rest": rb"(?:[^\x00]|" + _ONE + rb")+?",
+    "int": rb"\x00" + SLOT_INT.encode() + rb"\x00",
+    "uuid": rb"\x00" + SLOT_UUID.encode() + rb"\x00",
+    "hex": rb"\x00" + SLOT_HEX.encode() + rb"\x00",
+    "token": rb"\x00" + SLOT_TOKEN.encode() + rb"\x00",
+    "date": rb"\x00(?:"
+    + rb"|".join(re.escape(s.encode()) for s in (SLOT_DATE, SLOT_DATE_DASHED, SLOT_DATETIME))
+    + rb")\x00",
+}
+_FIELD = re.compile(r"\{\{|\}\}|\{([a-z]+)\}")
+#: Rows whose shape starts with a field are tried on every template.
+_ANY_PREFIX = b""
+
+
+class ShapeError(ValueError):
+    """A shape in the catalog does not follow the syntax (a defect of the catalog, found by its tests)."""
+
+
+def compile_shape(shape: str) -> re.Pattern[bytes]:
+    """The regular expression of one shape over the typed rendering (see the module docstring)."""
+    out: list[bytes] = []
+    position = 0
+    for match in _FIELD.finditer(shape):
+        out.append(_literal_pattern(shape[position : match.start()]))
+        token = match.group()
+        if token in ("{{", "}}"):
+            out.append(re.escape(token[0].encode()))
+        else:
+            field = _FIELDS.get(match.group(1))
+            if field is None:
+                raise ShapeError(f"unknown field {token} in shape {shape!r}")
+            out.append(field)
+        position = match.end()
+    rest = shape[position:]
+    if "{" in rest or "}" in rest:
+        raise ShapeError(f"unbalanced brace in shape {shape!r}")
+    out.append(_literal_pattern(rest))
+    return re.compile(b"".join(out), re.DOTALL)
+
+
+def _literal_pattern(text: str) -> bytes:
+    """Literal shape text as a pattern; its numbers also match an inferred integer (Django's version `1` in
+    `:1:` is a placeholder in the template of `:1:views...`)."""
+    pieces = re.split(r"([0-9]+)", text)
+    return b"".join(
+        rb"(?:" + re.escape(_literal(piece)) + rb"|\x00" + SLOT_INT.encode() + rb"\x00)"
+        if index % 2
+        else re.escape(_literal(piece))
+        for index, piece in enumerate(pieces)
+    )
+
+
+def _literal(text: str) -> bytes:
+    """Shape text as the bytes a library writes: characters below 256 as one byte each (the catalog spells
+    control bytes such as kombu's `\\x06\\x16` as escapes), others in UTF-8."""
+    return b"".join(bytes((ord(c),)) if ord(c) < 256 else c.encode() for c in text)
+
+
+def literal_prefix(shape: str) -> bytes:
+    """The bytes every template a shape matches starts with: its text before the first field or digit (a
+    number may be a placeholder in the template)."""
+    head = _FIELD.search(shape)
+    text = shape if head is None else shape[: head.start()]
+    if head is not None and head.group() in ("{{", "}}"):
+        text += head.group()[0]
+    return _literal(re.split(r"[0-9]", text, maxsplit=1)[0])
+
+
+def typed(template: KeyTemplate) -> bytes:
+    """The rendering shapes match: literal bytes (a NUL doubled) and `\\x00<slot>\\x00` per placeholder."""
+    out: list[bytes] = []
+    for part in template.parts:
+        if isinstance(part, Placeholder):
+            out.append(_MARK + part.slot.encode() + _MARK)
+        else:
+            out.append(part.replace(_MARK, b"\x00\x00") if _MARK in part else part)
+    return b"".join(out)
+
+
+class LibraryCatalog:
+    """The catalog's families, compiled and indexed for attribution."""
+
+    def __init__(self, families: Iterable[KeyFamily] = FAMILIES) -> None:
+        self.families: tuple[KeyFamily, ...] = tuple(families)
+        self.by_id = {family.id: family for family in self.families}
+        self._order = {family.id: order for order, family in enumerate(self.families)}
+        self._index: dict[bytes, list[tuple[re.Pattern[bytes], KeyFamily]]] = {}
+        for family in self.families:
+            for shape in family.shapes:
+                prefix = literal_prefix(shape)[:2]
+                key = prefix if len(prefix) == 2 else _ANY_PREFIX
+                self._index.setdefault(key, []).append((compile_shape(shape), family))
+        self._unprefixed: Sequence[tuple[re.Pattern[bytes], KeyFamily]] = self._index.get(_ANY_PREFIX, [])
+        self.libraries = frozenset(family.library for family in self.families)
+
+    def family_of(self, template: KeyTemplate, key_type: str | None = None) -> KeyFamily | None:
+        """The first family (in catalog order) whose shape matches the whole template and whose types admit
+        `key_type` (unknown types admit every family)."""
+        rendered = typed(template)
+        candidates = self._index.get(rendered[:2], ())
+        best: tuple[int, KeyFamily] | None = None
+        for rows in (candidates, self._unprefixed):
+            for pattern, family in rows:
+                if key_type is not None and family.types and key_type not in family.types:
+                    continue
+                if pattern.fullmatch(rendered) is not None:
+                    order = self._order[family.id]
+                    if best is None or order < best[0]:
+                        best = (order, family)
+                    break
+        return best[1] if best is not None else None
+
+
+@functools.cache
+def default_catalog() -> LibraryCatalog:
+    """The catalog of `redis_meta.libraries`, compiled once per process."""
+    return LibraryCatalog()
+
+
+@dataclass(frozen=True)
+class LibraryPolicy:
+    """How a run treats keys of a library's own format: the catalog, and per library whether the naming rules
+    judge them (`library-keys`: `default` for every library, `modes` by library name, lower case)."""
+
+    catalog: LibraryCatalog
+    default: str = KEY_MODES[0]
+    modes: Mapping[str, str] = field(default_factory=dict)
+
+    def judges_names(self, family: KeyFamily) -> bool:
+        return self.modes.get(family.library.lower(), self.default) == "judge"
+
+
+def exempt(family: KeyFamily | None, rule_id: str, family_of_rule: str, judge_names: bool) -> bool:
+    """Whether a rule leaves keys of `family` alone: naming rules on a library's format (unless judged), and
+    the missing-TTL rules on a family meant to persist."""
+    if family is None:
+        return False
+    if family_of_rule == "KEY" and not judge_names:
+        return True
+    return family.persists and rule_id in PERSISTING_EXEMPT

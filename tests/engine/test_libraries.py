@@ -1,0 +1,134 @@
+"""Library attribution: shapes over inferred templates, and what the engine does with a library's keys."""
+
+from __future__ import annotations
+
+import pytest
+
+from rediscipline.api import settings_for
+from rediscipline.engine.libraries import LibraryCatalog, LibraryPolicy, ShapeError, compile_shape
+from rediscipline.engine.runner import Engine
+from rediscipline.model.facts import KeyFact
+from rediscipline.model.keyname import SLOT_ANY, KeyTemplate, Placeholder
+from rediscipline.model.keypattern import infer_parts
+from rediscipline.model.location import Location
+from rediscipline.redis_meta.libraries import KeyFamily
+from rediscipline.settings.loader import Overrides
+
+
+def _family(family_id: str, *shapes: str, types: frozenset[str] = frozenset(), persists: bool = False) -> KeyFamily:
+    library = family_id.split(".")[0]
+    return KeyFamily(
+        id=family_id,
+        library=library,
+        ecosystem="python",
+        versions=">=1",
+        shapes=shapes,
+        types=types,
+        purpose=("p", "p"),
+        persists=persists,
+        setting="result_ttl",
+        advice=(f"set {library}'s result_ttl", f"设置 {library} 的 result_ttl"),
+        examples=(),
+        docs="https://example.invalid",
+    )
+
+
+CATALOG = LibraryCatalog(
+    (
+        _family("jobs.job", "jobs:job:{var}", types=frozenset({"hash"})),
+        _family("jobs.queue", "jobs:queue:{name}", types=frozenset({"list"}), persists=True),
+        _family("jobs.result", "jobs-result-{uuid}"),
+        _family("cache.entry", ":1:{rest}"),
+        _family("spring.cache", "{name}::{rest}"),
+        _family("kombu.priority", "celery\x06\x16{int}"),
+    )
+)
+
+
+def _of(name: bytes, key_type: str | None = None) -> str | None:
+    family = CATALOG.family_of(KeyTemplate(infer_parts(name)), key_type)
+    return family.id if family is not None else None
+
+
+@pytest.mark.parametrize(
+    ("name", "key_type", "family"),
+    [
+        (b"jobs:job:7d4c8f1e-2860-4f1c-9d3b-6e1a2b3c4d5e", "hash", "jobs.job"),
+        (b"jobs:job:7d4c8f1e-2860-4f1c-9d3b-6e1a2b3c4d5e", None, "jobs.job"),  # type unknown: admitted
+        (b"jobs:job:7d4c8f1e-2860-4f1c-9d3b-6e1a2b3c4d5e", "string", None),  # another type: not the library's
+        (b"jobs:job:custom", "hash", None),  # {var} is a generated id, never a word
+        (b"jobs:job:1:extra", "hash", None),  # the shape matches the whole key
+        (b"jobs:queue:high", "list", "jobs.queue"),
+        (b"jobs:queue:reports2", "list", "jobs.queue"),  # {name}: words and variable parts
+        (b"jobs:queue:a:b", "list", None),  # {name} stops at `:`
+        (b"jobs-result-fddbbaed-2860-4f1c-9d3b-6e1a2b3c4d5e", None, "jobs.result"),
+        (b"jobs-result-12345", None, None),  # {uuid}: a UUID only
+        (b":1:views.decorators.cache.cache_page.x", None, "cache.entry"),
+        (b":1:", None, None),  # {rest} is one byte or more
+        (b"users::42", None, "spring.cache"),
+        (b"user:42", None, None),
+        (b"celery\x06\x163", "list", "kombu.priority"),
+        (b"user:profile:1001", None, None),
+    ],
+)
+def test_attribution(name: bytes, key_type: str | None, family: str | None) -> None:
+    assert _of(name, key_type) == family
+
+
+def test_code_templates_are_attributed_like_keys() -> None:
+    template = KeyTemplate((b"jobs:job:", Placeholder(SLOT_ANY, label="job_id")))
+    family = CATALOG.family_of(template, None)
+    assert family is not None and family.id == "jobs.job"
+
+
+def test_a_nul_in_a_key_is_not_a_placeholder() -> None:
+    assert _of(b"jobs:job:\x00int\x00", "hash") is None
+
+
+@pytest.mark.parametrize("shape", ["a:{bogus}", "a:{var", "a:}b"])
+def test_malformed_shapes_are_refused(shape: str) -> None:
+    with pytest.raises(ShapeError):
+        compile_shape(shape)
+
+
+def _engine(mode: str = "skip", modes: dict[str, str] | None = None) -> Engine:
+    settings = settings_for(Overrides(isolated=True, select=("KEY006", "KEY008", "TTL001")))
+    return Engine(settings.rules, libraries=LibraryPolicy(CATALOG, mode, modes or {}))
+
+
+def _feed(engine: Engine, name: bytes, key_type: str, ttl_ms: int = -1) -> None:
+    engine.feed(KeyFact(name, Location("live", "redis://127.0.0.1:6379", db=0), 0, key_type, ttl_ms=ttl_ms))
+
+
+def _findings(engine: Engine) -> set[tuple[str, bytes | None, int, str | None]]:
+    return {(f.rule_id, f.pattern, f.count, f.library) for f in engine.finish("live").findings}
+
+
+def test_library_keys_skip_naming_and_persisting_families_skip_missing_ttl() -> None:
+    engine = _engine()
+    for index in range(3):
+        _feed(engine, f"jobs:job:{index:08x}-2860-4f1c-9d3b-6e1a2b3c4d5e".encode(), "hash")
+    _feed(engine, b"jobs:queue:High", "list")
+    _feed(engine, b"App:Thing", "string")
+    assert _findings(engine) == {
+        ("TTL001", b"jobs:job:*", 3, "jobs.job"),  # expiring family: missing TTL, with the library's setting
+        ("KEY006", b"App:Thing", 1, None),  # the team's own key: judged
+        ("TTL001", b"App:Thing", 1, None),
+    }  # the queue persists by design and its name is the library's format: nothing
+
+
+def test_judged_libraries_get_naming_findings() -> None:
+    engine = _engine(modes={"jobs": "judge"})
+    _feed(engine, b"jobs:queue:High", "list")
+    assert _findings(engine) == {("KEY006", b"jobs:queue:High", 1, "jobs.queue")}
+
+
+def test_pattern_rows_name_the_family_and_measure_the_keys() -> None:
+    engine = _engine()
+    _feed(engine, b"jobs:job:7d4c8f1e-2860-4f1c-9d3b-6e1a2b3c4d5e", "hash", ttl_ms=5000)
+    _feed(engine, b"jobs:job:8d4c8f1e-2860-4f1c-9d3b-6e1a2b3c4d5e", "hash")
+    _feed(engine, b"app:thing", "string")
+    rows = {row.pattern: row for row in engine.finish("live").stats.pattern_stats}
+    job = rows[b"jobs:job:*"]
+    assert (job.count, job.types, job.with_ttl, job.library) == (2, (("hash", 2),), 1, "jobs.job")
+    assert rows[b"app:thing"].library is None

@@ -12,7 +12,10 @@ LINT_PATHS := src tests benchmarks scripts
 # deptry on the code that only runs from a checkout: every import must be declared (runtime or dev extra), not
 # merely installed by something else; the projects and fixtures under tests/code are data, not imports.
 # psutil: benchmarks/scan_throughput.py imports it optionally (an RSS fallback when GNU time is missing).
+# scripts/library_keyspace: the corpus generators import the libraries they run, installed in virtualenvs of their
+# own from the pinned requirements-*.txt beside them, never in .venv.
 DEPTRY_DEV := $(BIN)/deptry tests benchmarks scripts --exclude '(^|/)\.venv/' --exclude 'tests/code/(projects|fixtures)/' \
+	--exclude 'scripts/library_keyspace/' \
 	--known-first-party rediscipline --known-first-party tests --known-first-party benchmarks \
 	--known-first-party scripts --ignore DEP002,DEP004 --per-rule-ignores DEP003=psutil
 

@@ -29,3 +29,7 @@ zset  # tests/support/dataset.py
 
 # benchmarks/rdb_datasets.py: a field of the dataset record written to its JSON file by dataclasses.asdict.
 build_seconds  # benchmarks/rdb_datasets.py
+
+# scripts/library_keyspace/caches_flask.py names memoized functions as an application's module would; Flask-Caching
+# reads `__qualname__` into its memoize version keys.
+__qualname__  # scripts/library_keyspace/caches_flask.py

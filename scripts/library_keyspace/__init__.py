@@ -1,0 +1,1 @@
+"""Generators of labelled library keyspace corpora: real libraries run against a real redis-server."""

@@ -49,9 +49,9 @@ _DASHED = re.compile(
 )
 #: An e-mail address: the local part may hold bytes outside ASCII and one dot (`anna.meyer`): a dotted prefix
 #: before it is the key's (`account:email.absolute.anna@x.io`).
-_LOCAL = rb"[A-Za-z0-9_%+\x80-\xff-]"
+_LOCAL = rb"[A-Za-z0-9_%+'\x80-\xff-]"
 _EMAIL = re.compile(
-    rb"(?<![A-Za-z0-9_%+\x80-\xff-])"
+    rb"(?<![A-Za-z0-9_%+'\x80-\xff-])"
     + _LOCAL
     + rb"+(?:\."
     + _LOCAL
@@ -77,9 +77,11 @@ _BASE64 = re.compile(rb"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+
 _BASE64URL = re.compile(rb"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{16,}={0,2}(?![A-Za-z0-9_=-])")
 #: The values of `name=value` pairs, in a query string (`?q=shoes&page=2` keeps `q` and `page`) or a level
 #: (`conj:auth_group:name=billing`): the names are the key's, the values vary.
-_QUERY_VALUE = re.compile(rb"(?:(?<=[?&;:|,/#])|^)[A-Za-z0-9_.%\[\]-]+=([^&;#?:|,/\s]+)")
+_QUERY_VALUE = re.compile(rb"(?:(?<=[?&;:|,/#])|^)[A-Za-z_][A-Za-z0-9_.%\[\]-]*=([^=&;#?:|,/][^&;#?:|,/]*)")
 #: A piece of a token that reads as a word: lower case, Capitalised, camelCase or ACRONYM, digits after.
 _WORDLIKE = re.compile(rb"(?:[A-Za-z][a-z]*(?:[A-Z][a-z]+)*|[A-Z]+)?[0-9]*")
+_HUMPS = re.compile(rb"[A-Z]?[a-z]+")
+_VOWEL = re.compile(rb"[aeiouyAEIOUY]")
 _TOKEN_PIECES = re.compile(rb"[+/_=-]+")
 _HEX_OR_DIGITS = re.compile(rb"[0-9a-f]+|[0-9A-F]+")
 _LOWER_WORD = re.compile(rb"[a-z]+")
@@ -92,10 +94,10 @@ _MIN_TOKEN = 16
 _TOKEN_LENGTHS = (86, 64, 43, 32, 27, 24, 22, 21, 16, 11)
 #: The key's words before a token: lower-case letters and digits, joined by `_` or `-`, each word starting
 #: with a letter.
-_WORDS_PREFIX = re.compile(rb"[a-z][a-z0-9]*(?:[_-][a-z][a-z0-9]*)*")
+_WORDS_PREFIX = re.compile(rb"[a-z][a-z0-9]*(?:[_-]+[a-z][a-z0-9]*)*[_-]*")
 _LOWER_WORDS_PREFIX = re.compile(rb"(?:[a-z]+[_-])+")
-#: Levels of a path around a token: lower-case words (two letters or more before it, three after) and
-#: numbers after it. A token's own first or last piece is such a word or number once in hundreds of keys.
+#: Levels of a path around a token: lower-case words (two letters or more before it, three after) and numbers
+#: after it. A token's own first or last piece is such a word or number once in hundreds of keys.
 _LEADING_PATH_LEVEL = re.compile(rb"[a-z]{2,}")
 _TRAILING_PATH_LEVEL = re.compile(rb"[a-z]{3,}|[0-9]+")
 _DASHED_SLOTS = {"uuid": SLOT_UUID, "datetime": SLOT_DATETIME, "date": SLOT_DATE_DASHED, "week": SLOT_WEEK}
@@ -114,7 +116,7 @@ def _features(name: bytes) -> int:
         found |= _DOT
     if b"::" in name or name.count(b":") >= 7:
         found |= _COLON
-    if b"+" in name or b"/" in name:
+    if b"+" in name or b"/" in name or b"=" in name:
         found |= _PLUS_SLASH
     if b"_" in name:
         found |= _UNDERSCORE
@@ -123,13 +125,15 @@ def _features(name: bytes) -> int:
     return found
 
 
-def random_looking(run: bytes) -> bool:
+def random_looking(run: bytes, *, words_allowed: bool = False) -> bool:
     """Whether a run of token characters reads as generated rather than written by a person.
 
     Its generated pieces (between `+ / _ - =`: three characters or more that are neither word-like, nor a hex
     or decimal number, nor a word with a hex digest glued on) are at least as long as its lower-case words: a
     token glued to a word (`token_0tD4rjxXM_2Z4wyPh6L3AQ`) is a token, a path with an id (`/api/items/Ab3x`)
-    is not, and hex ids are left to the run rules (`session_5f3a2c9b_data` keeps its words).
+    is not, and hex ids are left to the run rules (`session_5f3a2c9b_data` keeps its words). With
+    `words_allowed` (a run with a `+` or `=` padding, which paths do not have, or of a length generators
+    write) one generated piece, or upper and lower case, is enough.
     """
     generated = words = 0
     for piece in _TOKEN_PIECES.split(run):
@@ -138,11 +142,13 @@ def random_looking(run: bytes) -> bool:
         if _LOWER_WORD.fullmatch(piece) is not None:
             words += len(piece)
         elif (
-            _WORDLIKE.fullmatch(piece) is None
+            not word_like(piece)
             and _HEX_OR_DIGITS.fullmatch(piece) is None
             and word_then_digest(piece) is None
         ):
             generated += len(piece)
+    if words_allowed:
+        return generated >= 1 or (run.lower() != run and run.upper() != run)
     return generated >= max(words, 1)
 
 
@@ -162,7 +168,15 @@ def word_then_digest(run: bytes) -> int | None:
 
 def mixed_case_token(run: bytes) -> bool:
     """A long run of letters only that mixes cases unlike any camelCase word (a base62 id without digits)."""
-    return len(run) >= _MIN_TOKEN and run.isalpha() and _WORDLIKE.fullmatch(run) is None
+    return len(run) >= _MIN_TOKEN and run.isalpha() and not word_like(run)
+
+
+def word_like(piece: bytes) -> bool:
+    """Lower case, Capitalised, camelCase or an ACRONYM, digits after, and every hump of two letters or more
+    has a vowel: random letters fall into camelCase humps now and then (`pBgGipeWpjy`), but not with vowels."""
+    if _WORDLIKE.fullmatch(piece) is None:
+        return False
+    return all(_VOWEL.search(hump) for hump in _HUMPS.findall(piece) if len(hump) >= 2)
 
 
 def find_shapes(name: bytes) -> list[tuple[int, int, str]]:
@@ -183,7 +197,7 @@ def find_shapes(name: bytes) -> list[tuple[int, int, str]]:
     if features & _EQUALS:
         spans.extend((m.start(1), m.end(1), SLOT_TEXT) for m in _QUERY_VALUE.finditer(name))
     if features & _PLUS_SLASH:
-        spans.extend(_tokens(name, _BASE64, b"+/"))
+        spans.extend(_tokens(name, _BASE64, b"+/="))
     if features & (_DASH | _UNDERSCORE):
         spans.extend(_tokens(name, _BASE64URL, b"-_"))
     return _disjoint(spans) if len(spans) > 1 else spans
@@ -196,22 +210,31 @@ def _tokens(name: bytes, pattern: re.Pattern[bytes], marks: bytes) -> Iterator[t
             start += _token_start(match.group())
         else:
             start, end = _between_path_words(name, start, end)
-        if not any(byte in marks for byte in name[start:end]):
+        token = name[start:end]
+        if not any(byte in marks for byte in token):
             continue  # no separator of its own: the run rules judge it
-        if random_looking(name[start:end]):
+        plain = b"+" in token or token.endswith(b"=") or (marks == b"-_" and end - start in _TOKEN_LENGTHS)
+        if random_looking(token, words_allowed=plain):
             yield (start, end, SLOT_TOKEN)
 
 
 def _between_path_words(name: bytes, start: int, end: int) -> tuple[int, int]:
-    """A base64 candidate without the path levels around it: `/`-separated lower-case words and numbers at
-    its ends (`gw/search/apikey/<token>/30/10/minute`) belong to the key, not to the token. A candidate glued
-    to a word by `_` or `-` starts with its token."""
+    """A base64 candidate without the path levels around it (`gw/search/apikey/<token>/30/10/minute`): two
+    or more `/`-separated lower-case words before it (the empty level of a leading `/` counts), and words or
+    numbers after it, belong to the key. One short word before a `/` is as likely the token's own start, and a
+    candidate glued to a word by `_` or `-` starts with its token."""
     pieces = name[start:end].split(b"/")
     first, last = 0, len(pieces)
-    glued = start > 0 and name[start - 1] in b"_-"  # `flask_cache_<token>`: the token starts here
-    while not glued and first < last - 1 and _LEADING_PATH_LEVEL.fullmatch(pieces[first]):
-        start += len(pieces[first]) + 1
+    if not pieces[0]:
+        first = 1  # the leading `/` of a path
+    words = 0
+    while first < last - 1 and _LEADING_PATH_LEVEL.fullmatch(pieces[first]):
         first += 1
+        words += 1
+    glued = start > 0 and name[start - 1] in b"_-"  # `flask_cache_<token>`: the token starts here
+    if words < 2 or glued:
+        first = 0
+    start += sum(len(piece) + 1 for piece in pieces[:first])
     while last - 1 > first and _TRAILING_PATH_LEVEL.fullmatch(pieces[last - 1]):
         end -= len(pieces[last - 1]) + 1
         last -= 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from rediscipline.model.idshapes import find_shapes, mixed_case_token, word_then_digest
+from rediscipline.model.idshapes import find_shapes, mixed_case_token, word_like, word_then_digest
 from rediscipline.model.keyname import (
     SLOT_DATE,
     SLOT_DATE_DASHED,
@@ -40,13 +40,11 @@ _SPLIT = re.compile(
 _UUID = re.compile(rb"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}")
 _DATE_DASHED = re.compile(rb"(?:19|20)[0-9]{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])")
 #: Bytes only identifiers `idshapes` reads whole contain (an e-mail, a `name=value` pair, base64, an IPv6 or
-#: IPv4 address, a base64url token: `_` or `-` with an upper-case letter): a key without them is split into
-#: runs directly.
+#: IPv4 address, eight `:` groups, a base64url token: `_` or `-` with an upper-case letter): a key without
+#: them is split into runs directly.
 _SHAPE_MARKS = re.compile(rb"[@+/=]")
 _WORD_THEN_DIGITS = re.compile(rb"([A-Za-z]+)([0-9]+)")
 _CODE = re.compile(rb"[A-Z][0-9]{3,}")
-#: A word as people write one: lower case, Capitalised, camelCase or an acronym.
-_WORD = re.compile(rb"[A-Za-z][a-z]*(?:[A-Z][a-z]+)*|[A-Z]+")
 
 _HEX_ONLY = re.compile(rb"[0-9A-Fa-f]+")
 _ULID = re.compile(rb"[0-7][0-9A-HJKMNP-TV-Z]{25}")
@@ -140,7 +138,7 @@ def _classify(run: bytes, out: list[Part], whole: bool = False) -> bool:
         out.append(_shared(SLOT_TOKEN, width, True))  # an upper-case letter and a number: a code (SKU A153)
         return True
     split = _WORD_THEN_DIGITS.fullmatch(run) if run[:1].isalpha() else None
-    if split is not None and _WORD.fullmatch(split.group(1)) is None:
+    if split is not None and not word_like(split.group(1)):
         split = None  # random letters then digits: a token, not a word with an id
     if split is not None:
         word, digits = split.group(1), split.group(2)
@@ -173,6 +171,7 @@ def infer_parts(name: bytes) -> tuple[Part, ...]:
         _SHAPE_MARKS.search(name) is None
         and b"::" not in name
         and name.count(b".") < 3
+        and name.count(b":") < 7
         and not ((b"_" in name or b"-" in name) and name.lower() != name)
     ):
         pieces = _SPLIT.split(name)

@@ -81,7 +81,7 @@ _QUERY_VALUE = re.compile(rb"(?:(?<=[?&;:|,/#])|^)[A-Za-z_][A-Za-z0-9_.%\[\]-]*=
 #: A piece of a token that reads as a word: lower case, Capitalised, camelCase or ACRONYM, digits after.
 _WORDLIKE = re.compile(rb"(?:[A-Za-z][a-z]*(?:[A-Z][a-z]+)*|[A-Z]+)?[0-9]*")
 _HUMPS = re.compile(rb"[A-Z]?[a-z]+")
-_VOWEL = re.compile(rb"[aeiouyAEIOUY]")
+_VOWEL = re.compile(rb"[aeiouAEIOU]")
 _TOKEN_PIECES = re.compile(rb"[+/_=-]+")
 _HEX_OR_DIGITS = re.compile(rb"[0-9a-f]+|[0-9A-F]+")
 _LOWER_WORD = re.compile(rb"[a-z]+")
@@ -168,15 +168,20 @@ def word_then_digest(run: bytes) -> int | None:
 
 def mixed_case_token(run: bytes) -> bool:
     """A long run of letters only that mixes cases unlike any camelCase word (a base62 id without digits)."""
-    return len(run) >= _MIN_TOKEN and run.isalpha() and not word_like(run)
+    return len(run) >= _MIN_TOKEN and run.isalpha() and run.lower() != run != run.upper() and not word_like(run)
 
 
 def word_like(piece: bytes) -> bool:
-    """Lower case, Capitalised, camelCase or an ACRONYM, digits after, and every hump of two letters or more
-    has a vowel: random letters fall into camelCase humps now and then (`pBgGipeWpjy`), but not with vowels."""
+    """Lower case, Capitalised, camelCase or an ACRONYM, digits after, and every hump of four letters or more
+    has a vowel: random letters fall into camelCase humps now and then (`pBgGipeWpjy`), seldom with vowels in
+    every long one (short humps are abbreviations: `msgId`, `cfgKey`), and a long name's humps are three
+    letters long on average (`getUserProfileByIdAndName`)."""
     if _WORDLIKE.fullmatch(piece) is None:
         return False
-    return all(_VOWEL.search(hump) for hump in _HUMPS.findall(piece) if len(hump) >= 2)
+    humps = _HUMPS.findall(piece)
+    if len(humps) >= 6 and sum(map(len, humps)) < 3 * len(humps):
+        return False  # many short humps: `MPeGpJtHxthqoVlOfFcqQw`
+    return all(_VOWEL.search(hump) for hump in humps if len(hump) >= 4)
 
 
 def find_shapes(name: bytes) -> list[tuple[int, int, str]]:
@@ -264,6 +269,10 @@ def _token_start(run: bytes) -> int:
 
 def _is_ipv6(name: bytes, start: int, end: int) -> bool:
     text = name[start:end]
+    if not any(48 <= byte <= 57 for byte in text):
+        return False  # `abc::`, `cafe::beef`: words and empty levels
+    if text.endswith(b"::") and end < len(name) and name[end] != 0x2F:
+        return False  # `2024::` before more levels: empty levels after a number
     if text.startswith(b"::"):
         if text == b"::" or start == 0 or name[start - 1] == 0x3A:
             return False

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from pathlib import Path
 
 import pytest
 from scripts.library_keyspace.common import escape_key, family, label
 
+from tests.support.library_corpus import unescape
+
 ROOT = Path(__file__).resolve().parents[1]
 CACHES = ROOT / "tests" / "data" / "library_keys" / "caches.tsv"
 TYPES = {"string", "hash", "list", "set", "zset", "stream"}
-ESCAPE = re.compile(rb"\\(\\|x([0-9a-f]{2}))")
-
-
-def _unescape(text: str) -> bytes:
-    return ESCAPE.sub(lambda m: b"\\" if m.group(2) is None else bytes([int(m.group(2), 16)]), text.encode("ascii"))
 
 
 def test_escape_key_writes_printable_ascii_and_hex_for_everything_else() -> None:
@@ -50,7 +46,7 @@ def test_cache_corpus_rows_are_well_formed() -> None:
     for library, fam, kind, ttl, key in rows:
         assert library and fam and kind in TYPES, (library, fam, kind)
         assert int(ttl) >= -1
-        assert escape_key(_unescape(key)) == key
+        assert escape_key(unescape(key)) == key
     per_library = Counter(row[0] for row in rows)
     assert {"django-redis", "django", "flask-caching", "limits", "redis-om", "-"} <= set(per_library)
     assert len({tuple(row[4:]) for row in rows}) == len(rows)  # every key once

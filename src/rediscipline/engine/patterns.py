@@ -2,12 +2,12 @@
 
 Pattern inference generalises numbers, hashes, UUIDs and dates, but not words: `user:alice:profile` and
 `user:bob:profile` are two patterns. When many patterns differ only in one level, that level is a variable
-too, and they are merged into `user:*:profile` (three values are enough for a level of free text, with spaces,
-quotes or brackets: a search term). Levels are what `:` separates, or `.`, `/`, `|` and `#` in
-families that use those (`cache.alice.profile`, `LIMITER/alice/10/minute`). Merging runs when the table passes its soft cap and
-once at the end; merged segments are remembered so later keys land in the merged pattern directly. If the
-table still passes the hard cap, further new patterns are counted under OVERFLOW_PATTERN and the report says
-so: memory stays bounded whatever the key space looks like.
+too, and they are merged into `user:*:profile` (three values are enough for a level of free text, with
+spaces, quotes or brackets: a search term). Levels are what `:` separates, or `.`, `/`, `|` and `#` in
+families that use those (`cache.alice.profile`, `LIMITER/alice/10/minute`). Merging runs when the table
+passes its soft cap and once at the end; merged segments are remembered so later keys land in the merged
+pattern directly. If the table still passes the hard cap, further new patterns are counted under
+OVERFLOW_PATTERN and the report says so: memory stays bounded whatever the key space looks like.
 
 Tables of several parts of a run (dumps, nodes) merge (`PatternTable.merge`). While no part's table compacted
 on the way (each stayed below its soft cap) and their patterns together stay below it too, a merged table

@@ -40,6 +40,10 @@ from rediscipline.model.keypattern import (
     DATE_PREFIXES,
     DEFAULT_PATTERN_CAP,
     DIGITS_TO_ZERO,
+    HEX_TO_ZERO,
+    Check,
+    hex_checks,
+    hex_matches,
     infer_parts,
     skeleton_offsets,
 )
@@ -138,6 +142,7 @@ class Engine:
         self._accumulators = scopes.accumulators
         self._memo: dict[Any, tuple[_Verdict, tuple[int, ...] | None]] = {}
         self._fast: dict[bytes | tuple[bytes, str], tuple[_Verdict, tuple[int, ...]]] = {}
+        self._hex_fast: dict[tuple[bytes, str | None], tuple[_Verdict, tuple[Check, ...]]] = {}
         self._resolved: dict[int, tuple[Violation, RuleContext[Any], ResolvedViolation]] = {}
         self.patterns = PatternTable(pattern_cap)
         self.groups = Groups(examples, part)
@@ -201,6 +206,7 @@ class Engine:
         self._scopes.set_server(server)
         self._memo.clear()
         self._fast.clear()
+        self._hex_fast.clear()
 
     def set_sample(self, sample: KeySample) -> None:
         self.set_sampling(sample.rate, sample.population)
@@ -221,7 +227,9 @@ class Engine:
         """The memoised verdict of name rules for a concrete key.
 
         Keys whose ids are plain numbers are looked up by their skeleton (digits → 0), a C-speed translate
-        plus one dict lookup; other keys go through pattern inference and the template memo.
+        plus one dict lookup; keys whose ids are hex digests and UUIDs by their hex skeleton (hex digits → 0)
+        and a check of the bytes that could change the template (`keypattern.hex_checks`); other keys go
+        through pattern inference and the template memo.
         """
         if self._scoped:
             return self._memoised((infer_parts(name), key_type, self._scope_of(name)))[0]
@@ -235,11 +243,22 @@ class Engine:
                     break  # may be a date: infer it properly
             else:
                 return verdict
-        verdict, offsets = self._memoised((infer_parts(name), key_type, None))
+        hex_key = (name.translate(HEX_TO_ZERO), key_type)
+        by_hex = self._hex_fast.get(hex_key)
+        if by_hex is not None and hex_matches(name, by_hex[1]):
+            return by_hex[0]
+        parts = infer_parts(name)
+        verdict, offsets = self._memoised((parts, key_type, None))
         if offsets is not None:
             if len(self._fast) >= MEMO_LIMIT:
                 self._fast.clear()
             self._fast[fast_key] = (verdict, offsets)
+        else:
+            checks = hex_checks(name, parts)
+            if checks is not None:
+                if len(self._hex_fast) >= MEMO_LIMIT:
+                    self._hex_fast.clear()
+                self._hex_fast[hex_key] = (verdict, checks)
         return verdict
 
     def feed_name(self, name: bytes, line: int | None = None, key_type: str | None = None) -> bytes:

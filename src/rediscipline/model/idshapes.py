@@ -216,7 +216,7 @@ def _tokens(name: bytes, pattern: re.Pattern[bytes], marks: bytes) -> Iterator[t
         else:
             start, end = _between_path_words(name, start, end)
         token = name[start:end]
-        if not any(byte in marks for byte in token):
+        if len(token.translate(None, marks)) == len(token):
             continue  # no separator of its own: the run rules judge it
         plain = b"+" in token or token.endswith(b"=") or (marks == b"-_" and end - start in _TOKEN_LENGTHS)
         if random_looking(token, words_allowed=plain):

@@ -10,6 +10,7 @@ result is a plain tuple that hashes in C and serves as the memo key for rule eva
 from __future__ import annotations
 
 import re
+from typing import TypeAlias
 
 from rediscipline.model.idshapes import find_shapes, mixed_case_token, word_like, word_then_digest
 from rediscipline.model.keyname import (
@@ -124,11 +125,11 @@ def _classify(run: bytes, out: list[Part], whole: bool = False) -> bool:
         out.append(_shared(SLOT_HEX, width, upper))
         return True
     if run.isalpha():
-        if mixed_case_token(run):
-            out.append(_shared(SLOT_TOKEN, width, True))
-        else:
+        if not mixed_case_token(run):
             _literal(run, out)
-        return True
+            return True
+        out.append(_shared(SLOT_TOKEN, width, True))
+        return whole  # a token without a digit may be part of a base64url one
     digest = word_then_digest(run)
     if digest is not None:
         _literal(run[:digest], out)  # a word with a hex digest glued on (`search<sha256>`)
@@ -167,13 +168,7 @@ def _literal(data: bytes, out: list[Part]) -> None:
 
 def infer_parts(name: bytes) -> tuple[Part, ...]:
     """The template parts of a concrete key (see the module docstring)."""
-    if (
-        _SHAPE_MARKS.search(name) is None
-        and b"::" not in name
-        and name.count(b".") < 3
-        and name.count(b":") < 7
-        and not ((b"_" in name or b"-" in name) and name.lower() != name)
-    ):
+    if _plain(name):
         pieces = _SPLIT.split(name)
         count = len(pieces)
         if count == 1:
@@ -203,6 +198,17 @@ def infer_parts(name: bytes) -> tuple[Part, ...]:
     if position < len(name):
         _runs(_SPLIT.split(name[position:]), parts, whole=True)
     return tuple(parts)
+
+
+def _plain(name: bytes) -> bool:
+    """No byte of the key can be part of an identifier `idshapes` reads whole: its runs decide its template."""
+    return (
+        _SHAPE_MARKS.search(name) is None
+        and b"::" not in name
+        and name.count(b".") < 3
+        and name.count(b":") < 7
+        and not ((b"_" in name or b"-" in name) and name.lower() != name)  # a base64url token may hide there
+    )
 
 
 def _email(value: bytes, parts: list[Part]) -> None:
@@ -258,3 +264,68 @@ def skeleton_offsets(parts: tuple[Part, ...]) -> tuple[int, ...] | None:
                 offsets.append(position)
             position += part.width
     return tuple(offsets)
+
+
+#: Every hex digit to 0: the skeleton shared by the keys of one family of hex and UUID ids (`hex_checks`).
+HEX_TO_ZERO = bytes.maketrans(b"123456789abcdef", b"0" * 15)
+#: What `hex_checks` asks of a key's bytes at a place: these very bytes, or a number that is not a date, or a
+#: hex run that is not all digits; a UUID needs nothing beyond the skeleton (its dashes and hex digits).
+CHECK_INT, CHECK_HEX, CHECK_UUID = 0, 1, 2
+Check: TypeAlias = tuple[int, int, "bytes | int"]
+
+
+def hex_checks(name: bytes, parts: tuple[Part, ...]) -> tuple[Check, ...] | None:
+    """What proves that another key with the same hex skeleton (`name.translate(HEX_TO_ZERO)`) has the
+    template `parts` of the lower-case key `name`; None when the template is not of that kind.
+
+    The key must hold none of the bytes whole identifiers are found by (`_plain`), and its template must be
+    literals, integers (not joined as dates or addresses are), UUIDs and whole hex runs of eight digits or
+    more (bounded by bytes other than letters and digits, so no word or digest rule cut them): then inference
+    reads another key of that skeleton the same way wherever its literals are the same bytes, its integers
+    are not dates and its hex runs are not all digits (which would be integers). Inference then runs once per
+    family instead of once per key.
+    """
+    if name.lower() != name or not _plain(name):
+        return None
+    checks: list[Check] = []
+    position = 0
+    for index, part in enumerate(parts):
+        if isinstance(part, bytes):
+            if part in _NUMBER_JOINS and 0 < index < len(parts) - 1:
+                return None  # a date, a week or an address on other days: not a question of hex digits
+            checks.append((position, position + len(part), part))
+            position += len(part)
+            continue
+        width = part.width or 0
+        end = position + width
+        if part.slot == SLOT_INT:
+            checks.append((position, end, CHECK_INT))
+        elif part.slot == SLOT_UUID:
+            checks.append((position, end, CHECK_UUID))
+        elif part.slot == SLOT_HEX and width >= HEX_MIN_WIDTH and _bounded(name, position, end):
+            checks.append((position, end, CHECK_HEX))
+        else:
+            return None
+        position = end
+    return tuple(checks)
+
+
+def _bounded(name: bytes, start: int, end: int) -> bool:
+    return (start == 0 or not name[start - 1 : start].isalnum()) and (
+        end == len(name) or not name[end : end + 1].isalnum()
+    )
+
+
+def hex_matches(name: bytes, checks: tuple[Check, ...]) -> bool:
+    """Whether `name`, with the skeleton of the key `checks` were made from, has that key's template."""
+    for start, end, check in checks:
+        if check.__class__ is bytes:
+            if not name.startswith(check, start):
+                return False
+        elif check == CHECK_INT:
+            digits = name[start:end]
+            if not digits.isdigit() or (end - start == 8 and is_yyyymmdd(digits)):
+                return False
+        elif check == CHECK_HEX and name[start:end].isdigit():
+            return False
+    return True

@@ -21,6 +21,7 @@ from rediscipline.model.display import NAME_LIMIT, display_bytes, inert
 from rediscipline.model.finding import Finding
 from rediscipline.model.report import Report
 from rediscipline.model.severity import Severity
+from rediscipline.render.libraries import with_advice
 from rediscipline.render.sites import is_site, more_places, relative_path, shown_path
 
 COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "notice"}
@@ -55,7 +56,7 @@ def _properties(finding: Finding, report: Report, cwd: str) -> list[tuple[str, s
 
 def _message(finding: Finding, lang: str) -> str:
     """The message; for a finding about keys elsewhere, led by where and which pattern (it has no file)."""
-    text = inert(finding.message.in_(lang))
+    text = inert(with_advice(finding.message.in_(lang), finding.library, lang))
     if is_site(finding):
         more = more_places(finding, lang)
         return text if more is None else f"{text} ({more})"

@@ -25,8 +25,14 @@ def library_name(family_id: str | None) -> str | None:
 
 
 def advice(family: KeyFamily, lang: str) -> str:
-    """The family's advice in `lang` (English or Chinese), escaped for any output."""
-    return inert(family.advice[1] if lang == "zh" else family.advice[0])
+    """The family's advice in `lang` (English or Chinese), as written: each format escapes it its own way."""
+    return family.advice[1] if lang == "zh" else family.advice[0]
+
+
+def with_advice(message: str, family_id: str | None, lang: str) -> str:
+    """A one-line message followed by the library's fix, for formats that show one line per finding."""
+    family = family_of(family_id)
+    return message if family is None else f"{message} ({family.library}: {advice(family, lang)})"
 
 
 def library_fields(family_id: str | None, lang: str) -> dict[str, Any] | None:
@@ -39,6 +45,6 @@ def library_fields(family_id: str | None, lang: str) -> dict[str, Any] | None:
         "library": family.library,
         "persists": family.persists,
         "setting": family.setting or None,
-        "advice": advice(family, lang),
+        "advice": inert(advice(family, lang)),
         "advices": {"en": inert(family.advice[0]), "zh": inert(family.advice[1])},
     }

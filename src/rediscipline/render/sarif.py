@@ -26,6 +26,7 @@ from rediscipline.model.location import FILE_SOURCES, SOURCE_KEYS, SOURCE_RDB, L
 from rediscipline.model.report import Report, RuleMeta
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.render.libraries import library_fields, with_advice
 from rediscipline.render.names import name_fields
 from rediscipline.render.notes import note_text
 from rediscipline.render.sites import (
@@ -164,7 +165,7 @@ def _result(finding: Finding, index: dict[str, int], lang: str, cwd: str) -> dic
     if finding.rule_id in index:
         result["ruleIndex"] = index[finding.rule_id]
     result["level"] = LEVEL[finding.severity]
-    result["message"] = {"text": message_text(finding.message.in_(lang))}
+    result["message"] = {"text": message_text(with_advice(finding.message.in_(lang), finding.library, lang))}
     result["locations"] = [_location(finding, cwd)]
     if finding.related and is_site(finding):
         result["relatedLocations"] = [
@@ -174,6 +175,8 @@ def _result(finding: Finding, index: dict[str, int], lang: str, cwd: str) -> dic
     properties: dict[str, Any] = {"code": finding.code}
     if finding.context is not None:
         properties["context"] = finding.context
+    if finding.library is not None:
+        properties["library"] = library_fields(finding.library, lang)
     if finding.pattern is not None:
         properties.update(name_fields("pattern", finding.pattern))
         properties["count"] = finding.count

@@ -107,9 +107,7 @@ def _finding(finding: Finding, console: Console, lang: str) -> None:
     console.print(line)
     family = family_of(finding.library)
     if family is not None:
-        console.print(
-            RichText(f"      {display_text(family.library, QUOTE_LIMIT)}: {advice(family, lang)}", style="cyan")
-        )
+        console.print(RichText("      " + inert(f"{family.library}: {advice(family, lang)}"), style="cyan"))
     if finding.examples:
         examples = RichText(f"      {label('examples', lang)} ", style="dim")
         for index, example in enumerate(finding.examples):

@@ -83,3 +83,21 @@ def test_dump_keyspace_equals_live_keyspace(
     by_type_dump = {t["type"]: (t["keys"], t["elements"], t["with_ttl"]) for t in offline["by_type"]}
     assert by_type_dump == by_type_live
     assert 0.8 <= offline["memory"] / live["memory"] <= 1.25
+
+
+def test_dump_patterns_equal_live_patterns(
+    server: ServerProcess, dataset: Manifest, saved_dump: Path, tmp_path: Path
+) -> None:
+    """One inference: the same patterns, with the same keys, types, TTL counts and libraries."""
+
+    def rows(report: dict[str, Any]) -> list[tuple[Any, ...]]:
+        items = report["patterns"]["items"]
+        return sorted(
+            (name_of(item, "pattern"), item["keys"], sorted(item["types"].items()), item["with_ttl"], item["library"])
+            for item in items
+        )
+
+    live = scan_dataset(server, dataset, cwd=tmp_path).report
+    offline = run_scan(str(saved_dump), cwd=tmp_path).report
+    assert rows(offline) == rows(live)
+    assert live["patterns"]["count"] == len(live["patterns"]["items"]) and not live["patterns"]["capped"]

@@ -132,9 +132,9 @@ JVM_PHP_FAMILIES: tuple[KeyFamily, ...] = (
         persists=False,
         setting="ttl",
         advice=(
-            "Pass a TTL to Cache::put/remember (Cache::forever and rememberForever never expire); sessions expire "
-            "after session.lifetime (default 120 minutes).",
-            "在 Cache::put/remember 中传入 TTL（Cache::forever 和 rememberForever 永不过期）；会话在 "
+            "Pass the ttl argument to Cache::put/remember (Cache::forever and rememberForever never expire); "
+            "sessions expire after session.lifetime (default 120 minutes).",
+            "在 Cache::put/remember 中传入 ttl 参数（Cache::forever 和 rememberForever 永不过期）；会话在 "
             "session.lifetime（默认 120 分钟）后过期。",
         ),
         examples=(

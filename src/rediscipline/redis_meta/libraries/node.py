@@ -307,8 +307,8 @@ BULL_FAMILIES: tuple[KeyFamily, ...] = (
         persists=False,
         setting="deduplication.ttl",
         advice=(
-            "Give deduplication a ttl; without one the key lives until the job completes or fails.",
-            "为 deduplication 设置 ttl；否则该键会一直保留到任务完成或失败。",
+            "Set deduplication.ttl when adding the job; without it the key lives until the job completes or fails.",
+            "添加任务时设置 deduplication.ttl；否则该键会一直保留到任务完成或失败。",
         ),
         examples=("bull:idle:de:dd1", "bull:idle:de:dd2"),
         docs="https://docs.bullmq.io/guide/jobs/deduplication",

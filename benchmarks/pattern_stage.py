@@ -29,7 +29,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from keys_throughput import generate  # noqa: E402
+from keys_throughput import generate
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -76,7 +76,9 @@ def library_keys(path: Path, count: int, seed: int) -> None:
         lambda: f":1:views.cache.page.GET.{bits(128):032x}.{bits(128):032x}.en-us.UTC",
         lambda: f"cache_prefix_{token(16, '+/')}{token(6, '+/')}",
         lambda: f"session:{token(43, '-_')}",
-        lambda: f"limit/{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(256)}/10/1/minute",
+        lambda: (
+            f"limit/{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(256)}/10/1/minute"
+        ),
         lambda: f"limit/user{rng.randrange(10**6)}@example.com/10/1/minute",
         lambda: f"app.models.Customer:01{token(24, '').upper()}",
         lambda: f"events:{2024 + rng.randrange(2)}-0{1 + rng.randrange(9)}-1{rng.randrange(10)}T10:00:00Z",

@@ -16,7 +16,7 @@ from rediscipline.settings.loader import Overrides
 
 
 def _family(family_id: str, *shapes: str, types: frozenset[str] = frozenset(), persists: bool = False) -> KeyFamily:
-    library = family_id.split(".")[0]
+    library = family_id.split(".", maxsplit=1)[0]
     return KeyFamily(
         id=family_id,
         library=library,

@@ -47,7 +47,9 @@ def _ipv6() -> str:
 
 def _timestamp() -> str:
     moment = dt.datetime(2020, 1, 1, tzinfo=dt.timezone.utc) + dt.timedelta(seconds=RNG.randrange(200_000_000))
-    return RNG.choice([moment.isoformat(), moment.strftime("%Y-%m-%dT%H:%M:%SZ"), moment.isoformat(timespec="milliseconds")])
+    return RNG.choice(
+        [moment.isoformat(), moment.strftime("%Y-%m-%dT%H:%M:%SZ"), moment.isoformat(timespec="milliseconds")]
+    )
 
 
 def _ulid() -> str:
@@ -68,7 +70,10 @@ FAMILIES: list[tuple[str, Callable[[], str]]] = [
     ("base64 of a digest", lambda: "flask_cache_" + base64.b64encode(_bytes(12)).decode() + "vn+A9y"),
     ("base64 padded", lambda: "tok:" + base64.b64encode(_bytes(16)).decode()),
     ("base64url token", lambda: f"session:{secrets.token_urlsafe(32)}"),
-    ("base64url token glued to a word", lambda: f"main:token_{base64.urlsafe_b64encode(_bytes(16)).decode().rstrip('=')}"),
+    (
+        "base64url token glued to a word",
+        lambda: f"main:token_{base64.urlsafe_b64encode(_bytes(16)).decode().rstrip('=')}",
+    ),
     ("base64url token in a path", lambda: f"LIMITS:gw/search/apikey/{secrets.token_urlsafe(24)}/30/10/minute"),
     ("base62 token", lambda: "api:" + "".join(RNG.choice(ALPHABET) for _ in range(24))),
     ("ulid", lambda: f"app.models.Customer:{_ulid()}"),
@@ -85,7 +90,10 @@ FAMILIES: list[tuple[str, Callable[[], str]]] = [
     ("query string", lambda: f"view//search?q={RNG.choice(['shoes', 'café', 'a b'])}&page={RNG.randrange(50)}"),
     ("name=value", lambda: f"conj:auth_user:id={RNG.randrange(10**6)}"),
     ("dotted module path and an id", lambda: f"huey.results.app.tasks.{_uuid()}"),
-    ("sku code", lambda: f"inventory:product:{RNG.choice('ABCF')}{RNG.randrange(100, 999)}-{RNG.randrange(1000, 9999)}"),
+    (
+        "sku code",
+        lambda: f"inventory:product:{RNG.choice('ABCF')}{RNG.randrange(100, 999)}-{RNG.randrange(1000, 9999)}",
+    ),
     ("pipe separated", lambda: f"storefront.views:product_card|{RNG.randrange(10**5)}"),
 ]
 

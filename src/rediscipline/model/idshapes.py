@@ -141,11 +141,7 @@ def random_looking(run: bytes, *, words_allowed: bool = False) -> bool:
             continue
         if _LOWER_WORD.fullmatch(piece) is not None:
             words += len(piece)
-        elif (
-            not word_like(piece)
-            and _HEX_OR_DIGITS.fullmatch(piece) is None
-            and word_then_digest(piece) is None
-        ):
+        elif not word_like(piece) and _HEX_OR_DIGITS.fullmatch(piece) is None and word_then_digest(piece) is None:
             generated += len(piece)
     if words_allowed:
         return generated >= 1 or (run.lower() != run and run.upper() != run)

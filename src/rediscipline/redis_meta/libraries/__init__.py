@@ -27,29 +27,11 @@ still too generic: prefer leaving such a family out).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True, slots=True)
-class KeyFamily:
-    """One family of keys a library writes (see the module docstring for `shapes`)."""
-
-    id: str  # stable, `library.family` in lower case (`rq.job`, `celery.result`): baselines and JSON use it
-    library: str  # the library as its users name it (`rq`, `Celery`, `django-redis`, `Sidekiq`)
-    ecosystem: str  # python, ruby, node, java, php, dotnet
-    versions: str  # the versions that write this shape, as a specifier (`>=1.0`, `>=4.0,<5`)
-    shapes: tuple[str, ...]  # the key shapes with the library's default prefix and options
-    types: frozenset[str]  # Redis types its keys have (`hash`); a key of another type is not the family's
-    purpose: tuple[str, str]  # what the library keeps there: (English, Chinese), one short sentence each
-    persists: bool  # meant to live without a TTL (a queue, a registry, a schedule, a counter)
-    setting: str  # the library's own setting that bounds the keys' TTL or size (`result_ttl`), "" when none
-    advice: tuple[str, str]  # how to set it: (English, Chinese), one sentence each, naming the default
-    examples: tuple[str, ...]  # keys written by the library (run it or read its source), each matching a shape
-    docs: str  # where the library documents or writes this shape (URL to docs or source)
-
+from rediscipline.redis_meta.libraries.other_ecosystems import OTHER_ECOSYSTEMS
+from rediscipline.redis_meta.libraries.schema import KeyFamily
 
 #: Every family the catalog knows, in the order attribution tries them (the first matching row wins).
-FAMILIES: tuple[KeyFamily, ...] = ()
+FAMILIES: tuple[KeyFamily, ...] = (*OTHER_ECOSYSTEMS,)
 
 #: What the naming rules do with keys of a library's own format (`library-keys`): leave them alone (the team
 #: cannot rename them without configuring the library) or judge them like the team's own keys.
@@ -57,3 +39,5 @@ KEY_MODES = ("skip", "judge")
 #: Rules that do not apply to a family meant to persist (a queue, a registry, a schedule): they report keys
 #: without a TTL. The size rules still apply: such a family may persist, not grow without bound.
 PERSISTING_EXEMPT = frozenset({"TTL001", "TTL004"})
+
+__all__ = ["FAMILIES", "KEY_MODES", "PERSISTING_EXEMPT", "KeyFamily"]

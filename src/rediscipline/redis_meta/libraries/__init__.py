@@ -28,10 +28,43 @@ still too generic: prefer leaving such a family out).
 from __future__ import annotations
 
 from rediscipline.redis_meta.libraries.other_ecosystems import OTHER_ECOSYSTEMS
+from rediscipline.redis_meta.libraries.python_caches import CACHEOPS, DJANGO, FLASK_CACHING, OTHER_CACHES
+from rediscipline.redis_meta.libraries.python_celery import CELERY, KOMBU, REDBEAT
+from rediscipline.redis_meta.libraries.python_dramatiq import DRAMATIQ, DRAMATIQ_RESULTS
+from rediscipline.redis_meta.libraries.python_limits_locks_models import CHANNELS_REDIS, LIMITS, LOCKS, REDIS_OM
+from rediscipline.redis_meta.libraries.python_queues import ARQ, HUEY, SAQ, TASKIQ
+from rediscipline.redis_meta.libraries.python_rq import RQ
+from rediscipline.redis_meta.libraries.python_rq_workers import RQ_SCHEDULER, RQ_WORKERS
 from rediscipline.redis_meta.libraries.schema import KeyFamily
 
-#: Every family the catalog knows, in the order attribution tries them (the first matching row wins).
-FAMILIES: tuple[KeyFamily, ...] = (*OTHER_ECOSYSTEMS,)
+#: The Python libraries' families whose shapes begin or end with a literal of the library's own, each
+#: library's most specific shapes before its general ones (a module lists its rows in that order).
+_PYTHON: tuple[KeyFamily, ...] = (
+    *RQ,
+    *RQ_WORKERS,
+    *RQ_SCHEDULER,
+    *CELERY,
+    *KOMBU,
+    *REDBEAT,
+    *ARQ,
+    *HUEY,
+    *DRAMATIQ,
+    *SAQ,
+    *TASKIQ,
+    *DJANGO,
+    *FLASK_CACHING,
+    *CACHEOPS,
+    *LIMITS,
+    *LOCKS,
+    *REDIS_OM,
+    *CHANNELS_REDIS,
+)
+
+#: Every family the catalog knows, in the order attribution tries them (the first matching row wins): Django
+#: precedes fastapi-cache2 (`:<namespace>:<md5>` would claim `:1:<md5>`), the Python caches with a
+#: namespace of the application's precede Spring Cache (`<name>::<key>`, the last of the other ecosystems),
+#: and a bare hex digest (dramatiq's results) is tried last.
+FAMILIES: tuple[KeyFamily, ...] = (*_PYTHON, *OTHER_CACHES, *OTHER_ECOSYSTEMS, *DRAMATIQ_RESULTS)
 
 #: What the naming rules do with keys of a library's own format (`library-keys`): leave them alone (the team
 #: cannot rename them without configuring the library) or judge them like the team's own keys.

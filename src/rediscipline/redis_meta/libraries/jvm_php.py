@@ -311,7 +311,7 @@ JVM_PHP_FAMILIES: tuple[KeyFamily, ...] = (
         ecosystem="php",
         versions=">=1.0",
         shapes=_horizon("{rest}"),
-        types=frozenset(),
+        types=frozenset({"string", "hash", "list", "set", "zset"}),  # every key under its prefix
         purpose=(
             "Monitored tags, the jobs of each tag and Horizon's own locks (any other key under its prefix).",
             "受监控的标签、每个标签下的任务以及 Horizon 自身的锁（其前缀下的其他键）。",

@@ -15,7 +15,13 @@ from rediscipline.redis_meta.libraries import KeyFamily
 from rediscipline.settings.loader import Overrides
 
 
-def _family(family_id: str, *shapes: str, types: frozenset[str] = frozenset(), persists: bool = False) -> KeyFamily:
+def _family(
+    family_id: str,
+    *shapes: str,
+    types: frozenset[str] = frozenset(),
+    persists: bool = False,
+    type_required: bool = False,
+) -> KeyFamily:
     library = family_id.split(".", maxsplit=1)[0]
     return KeyFamily(
         id=family_id,
@@ -30,6 +36,7 @@ def _family(family_id: str, *shapes: str, types: frozenset[str] = frozenset(), p
         advice=(f"set {library}'s result_ttl", f"设置 {library} 的 result_ttl"),
         examples=(),
         docs="https://example.invalid",
+        type_required=type_required,
     )
 
 
@@ -39,7 +46,7 @@ CATALOG = LibraryCatalog(
         _family("jobs.queue", "jobs:queue:{name}", types=frozenset({"list"}), persists=True),
         _family("jobs.result", "jobs-result-{uuid}"),
         _family("cache.entry", ":1:{rest}"),
-        _family("spring.cache", "{name}::{rest}"),
+        _family("spring.cache", "{name}::{rest}", types=frozenset({"string"}), type_required=True),
         _family("kombu.priority", "celery\x06\x16{int}"),
     )
 )
@@ -65,7 +72,9 @@ def _of(name: bytes, key_type: str | None = None) -> str | None:
         (b"jobs-result-12345", None, None),  # {uuid}: a UUID only
         (b":1:views.decorators.cache.cache_page.x", None, "cache.entry"),
         (b":1:", None, None),  # {rest} is one byte or more
-        (b"users::42", None, "spring.cache"),
+        (b"users::42", "string", "spring.cache"),
+        (b"users::42", None, None),  # a shape an application's key can take: only with its type
+        (b"users::42", "hash", None),
         (b"user:42", None, None),
         (b"celery\x06\x163", "list", "kombu.priority"),
         (b"user:profile:1001", None, None),

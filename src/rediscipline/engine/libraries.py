@@ -130,12 +130,15 @@ class LibraryCatalog:
 
     def family_of(self, template: KeyTemplate, key_type: str | None = None) -> KeyFamily | None:
         """The first family (in catalog order) whose shape matches the whole template and whose types admit
-        `key_type` (unknown types admit every family)."""
+        `key_type` (an unknown type admits every family but those whose shape an application's key can take:
+        `KeyFamily.type_required`)."""
         rendered = typed(template)
         candidates = self._index.get(rendered[:2], ())
         best: tuple[int, KeyFamily] | None = None
         for rows in (candidates, self._unprefixed):
             for pattern, family in rows:
+                if key_type is None and family.type_required:
+                    continue
                 if key_type is not None and family.types and key_type not in family.types:
                     continue
                 if pattern.fullmatch(rendered) is not None:

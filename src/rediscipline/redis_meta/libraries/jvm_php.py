@@ -349,5 +349,6 @@ JVM_PHP_FAMILIES: tuple[KeyFamily, ...] = (
             "https://github.com/spring-projects/spring-data-redis/blob/main/src/main/java/org/springframework/data/"
             "redis/cache/CacheKeyPrefix.java"
         ),
+        type_required=True,
     ),
 )

@@ -291,6 +291,7 @@ CACHEOPS: tuple[KeyFamily, ...] = (
         advice=_CACHEOPS_ADVICE,
         examples=("q:07e40b4568ceeabeb205e41c1d012d6f",),
         docs=_CACHEOPS + "query.py",
+        type_required=True,
     ),
     _cacheops(
         id="django-cacheops.function",
@@ -309,6 +310,7 @@ CACHEOPS: tuple[KeyFamily, ...] = (
         ),
         examples=("c:4ff180ac6335522bb01f5f390f60f9b0", "as:07185668f3f1231c6ed005beeaf3309a"),
         docs=_CACHEOPS + "simple.py",
+        type_required=True,
     ),
     _cacheops(
         id="django-cacheops.conj",

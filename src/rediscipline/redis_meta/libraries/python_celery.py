@@ -103,6 +103,7 @@ KOMBU: tuple[KeyFamily, ...] = (
         advice=_QUEUE_ADVICE,
         examples=("celery", "celery\x06\x163", "celery\x06\x169"),
         docs=_KOMBU,
+        type_required=True,
     ),
     _kombu(
         id="kombu.priority_queue",
@@ -153,6 +154,7 @@ KOMBU: tuple[KeyFamily, ...] = (
         ),
         examples=("unacked", "unacked_index"),
         docs=_KOMBU,
+        type_required=True,
     ),
     _kombu(
         id="kombu.unacked_mutex",

@@ -145,5 +145,6 @@ DRAMATIQ_RESULTS: tuple[KeyFamily, ...] = (
         ),
         examples=("0b152675675d04a0b10bff8edc4a96e8",),
         docs="https://github.com/Bogdanp/dramatiq/blob/master/dramatiq/results/backend.py",
+        type_required=True,
     ),
 )

@@ -293,6 +293,7 @@ TASKIQ: tuple[KeyFamily, ...] = (
         ),
         examples=("taskiq",),
         docs=_TASKIQ + "redis_broker.py",
+        type_required=True,
     ),
     _taskiq_redis(
         id="taskiq-redis.autoclaim_lock",

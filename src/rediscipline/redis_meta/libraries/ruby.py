@@ -33,6 +33,7 @@ RUBY_FAMILIES: tuple[KeyFamily, ...] = (
         advice=_SIDEKIQ_QUEUE_ADVICE,
         examples=("queues", "sidekiq:queues"),
         docs=_SIDEKIQ + "client.rb",
+        type_required=True,
     ),
     KeyFamily(
         id="sidekiq.queue",
@@ -70,6 +71,7 @@ RUBY_FAMILIES: tuple[KeyFamily, ...] = (
         ),
         examples=("schedule", "sidekiq:schedule"),
         docs=_SIDEKIQ + "client.rb",
+        type_required=True,
     ),
     KeyFamily(
         id="sidekiq.retry",
@@ -91,6 +93,7 @@ RUBY_FAMILIES: tuple[KeyFamily, ...] = (
         ),
         examples=("retry", "sidekiq:retry"),
         docs=_SIDEKIQ + "job_retry.rb",
+        type_required=True,
     ),
     KeyFamily(
         id="sidekiq.dead",
@@ -113,6 +116,7 @@ RUBY_FAMILIES: tuple[KeyFamily, ...] = (
         ),
         examples=("dead", "sidekiq:dead"),
         docs=_SIDEKIQ + "config.rb",
+        type_required=True,
     ),
     KeyFamily(
         id="sidekiq.processes",
@@ -133,6 +137,7 @@ RUBY_FAMILIES: tuple[KeyFamily, ...] = (
         ),
         examples=("processes", "sidekiq:processes"),
         docs=_SIDEKIQ + "launcher.rb",
+        type_required=True,
     ),
     KeyFamily(
         id="sidekiq.process",

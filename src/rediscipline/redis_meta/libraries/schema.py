@@ -21,3 +21,6 @@ class KeyFamily:
     advice: tuple[str, str]  # how to set it: (English, Chinese), one sentence each, naming the default
     examples: tuple[str, ...]  # keys written by the library (run it or read its source), each matching a shape
     docs: str  # where the library documents or writes this shape (URL to docs or source)
+    #: Attributed only when the key's type is known and in `types`: a shape an application's own key can take
+    #: (a bare word like `retry`, `{name}::{rest}`, a bare hex digest), told apart by its type alone.
+    type_required: bool = False

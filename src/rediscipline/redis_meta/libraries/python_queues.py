@@ -61,7 +61,10 @@ ARQ: tuple[KeyFamily, ...] = (
         purpose=("Ids of jobs asked to abort.", "被请求中止的任务 id。"),
         persists=True,
         setting="",
-        advice=("Entries older than one hour are removed by the worker.", "超过一小时的条目由 worker 清除。"),
+        advice=(
+            "Small: the worker removes an id once it cancels that job or the job ends.",
+            "规模很小：worker 取消该任务或任务结束后即移除其 id。",
+        ),
         examples=("arq:abort",),
         docs=_ARQ,
     ),

@@ -105,6 +105,24 @@ RQ_WORKERS: tuple[KeyFamily, ...] = (
         docs=_SRC + "scheduler.py",
     ),
     _rq(
+        id="rq.scheduler",
+        versions=">=3.0",
+        shapes=("rq:scheduler:{var}",),
+        types=frozenset({"hash"}),
+        purpose=(
+            "One running scheduler: host, pid, queues and heartbeat.",
+            "单个运行中的调度器：主机、进程号、队列和心跳。",
+        ),
+        persists=False,
+        setting="",
+        advice=(
+            "Refreshed by its heartbeat; expires the scheduler interval plus 60 s after it stops.",
+            "由心跳刷新；调度器停止后经过调度间隔加 60 秒过期。",
+        ),
+        examples=("rq:scheduler:3f2b8c1d9e0a4b5c8d7e6f5a4b3c2d1e",),
+        docs=_SRC + "scheduler.py",
+    ),
+    _rq(
         id="rq.maintenance_locks",
         versions=">=1.0",
         shapes=("rq:clean_registries:{name}", "rq:clean_groups"),
@@ -217,17 +235,20 @@ RQ_SCHEDULER: tuple[KeyFamily, ...] = (
     ),
     _rq_scheduler(
         id="rq-scheduler.instance",
-        versions=">=0.9",
-        shapes=("rq:scheduler_instance:{name}", "rq:scheduler_lock"),
+        versions=">=0.5",
+        shapes=("rq:scheduler_instance:{name}", "rq:scheduler_lock", "rq:scheduler"),
         types=frozenset({"hash", "string"}),
-        purpose=("The running schedulers and the lock one of them holds.", "运行中的调度器及其中一个持有的锁。"),
+        purpose=(
+            "The running schedulers and the lock one of them holds (one `rq:scheduler` hash before 0.10).",
+            "运行中的调度器及其中一个持有的锁（0.10 之前为单个 `rq:scheduler` 哈希）。",
+        ),
         persists=False,
         setting="interval",
         advice=(
             "Expire by themselves a little after the scheduler's `interval` (default 60 s).",
             "在调度器的 `interval`（默认 60 秒）之后不久自动过期。",
         ),
-        examples=("rq:scheduler_instance:03869edfe21b4714b360b5332fd65a32", "rq:scheduler_lock"),
+        examples=("rq:scheduler_instance:03869edfe21b4714b360b5332fd65a32", "rq:scheduler_lock", "rq:scheduler"),
         docs=_SCHEDULER,
     ),
 )

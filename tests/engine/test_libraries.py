@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rediscipline.api import settings_for
@@ -141,3 +143,42 @@ def test_pattern_rows_name_the_family_and_measure_the_keys() -> None:
     job = rows[b"jobs:job:*"]
     assert (job.count, job.types, job.with_ttl, job.library) == (2, (("hash", 2),), 1, "jobs.job")
     assert rows[b"app:thing"].library is None
+
+
+PREFIXED = LibraryCatalog(
+    (
+        replace(_family("site.page", "{prefix}:{int}:views.page.{rest}"), proves_prefix=True),
+        _family("site.cache", "{prefix}:{int}:{rest}"),
+    )
+)
+
+
+def _prefixed_engine(part: int = 0) -> Engine:
+    settings = settings_for(Overrides(isolated=True, select=("KEY006", "TTL001")))
+    return Engine(settings.rules, libraries=LibraryPolicy(PREFIXED), part=part)
+
+
+def test_a_prefix_proved_by_one_key_claims_the_generic_keys_under_it_whenever_they_came() -> None:
+    engine = _prefixed_engine()
+    _feed(engine, b"shop:3:User_Profile_1", "string")  # before the key that proves `shop` is the library's
+    _feed(engine, b"shop:3:views.page.home", "string")
+    _feed(engine, b"other:1:User_Profile_1", "string")  # `other` is proved by no key: the team's own
+    assert _findings(engine) == {
+        ("TTL001", b"shop:*:User_Profile_*", 1, "site.cache"),  # KEY006 left the library's format alone
+        ("TTL001", b"shop:*:views.page.home", 1, "site.page"),
+        ("KEY006", b"other:*:User_Profile_*", 1, None),
+        ("TTL001", b"other:*:User_Profile_*", 1, None),
+    }
+
+
+def test_a_prefix_proved_in_another_part_settles_after_the_merge() -> None:
+    first, second = _prefixed_engine(0), _prefixed_engine(1)
+    _feed(first, b"shop:3:User_Profile_1", "string")
+    _feed(second, b"shop:3:views.page.home", "string")
+    first.merge(second.partial())
+    assert ("KEY006", b"shop:*:User_Profile_*", 1, None) not in _findings(first)
+
+
+def test_prefix_only_at_the_start_of_a_shape() -> None:
+    with pytest.raises(ShapeError, match="only at the start"):
+        compile_shape("a:{prefix}")

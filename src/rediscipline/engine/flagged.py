@@ -56,6 +56,15 @@ class FlaggedKeys:
             folded[target] = folded.get(target, 0) + count
         self._by_pattern = folded
 
+    def cap(self, pattern: bytes, at_most: int) -> None:
+        """At most `at_most` keys of `pattern` (a current pattern) are flagged: its findings were settled
+        after its keys were counted (`Engine._settle_late`)."""
+        self.fold()
+        count = self._by_pattern.get(pattern, 0)
+        if count > at_most:
+            self._by_pattern[pattern] = at_most
+            self.keys -= count - at_most
+
     def total(self, aggregates: Iterable[tuple[bytes, int]], pattern_keys: Mapping[bytes, int], all_keys: int) -> int:
         """Per-key flagged keys plus the keys of aggregate findings (pattern, count) at warning or above."""
         self.fold()

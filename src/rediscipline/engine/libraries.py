@@ -43,6 +43,8 @@ _FIELDS: dict[str, bytes] = {
     + rb")\x00",
 }
 _FIELD = re.compile(r"\{\{|\}\}|\{([a-z]+)\}")
+#: `{prefix}`: the library's configurable prefix, captured (only at the start of a shape).
+_PREFIX = rb"(?P<prefix>(?:[^\x00]|" + _ONE + rb")+?)"
 #: Rows whose shape starts with a field are tried on every template.
 _ANY_PREFIX = b""
 
@@ -60,6 +62,10 @@ def compile_shape(shape: str) -> re.Pattern[bytes]:
         token = match.group()
         if token in ("{{", "}}"):
             out.append(re.escape(token[0].encode()))
+        elif match.group(1) == "prefix":
+            if match.start():
+                raise ShapeError(f"{{prefix}} is allowed only at the start of a shape: {shape!r}")
+            out.append(_PREFIX)
         else:
             field = _FIELDS.get(match.group(1))
             if field is None:
@@ -129,24 +135,30 @@ class LibraryCatalog:
         self.libraries = frozenset(family.library for family in self.families)
 
     def family_of(self, template: KeyTemplate, key_type: str | None = None) -> KeyFamily | None:
+        """The family `match` finds, whatever the prefix it carries."""
+        found = self.match(template, key_type)
+        return found[0] if found is not None else None
+
+    def match(self, template: KeyTemplate, key_type: str | None = None) -> tuple[KeyFamily, bytes | None] | None:
         """The first family (in catalog order) whose shape matches the whole template and whose types admit
         `key_type` (an unknown type admits every family but those whose shape an application's key can take:
-        `KeyFamily.type_required`)."""
+        `KeyFamily.type_required`), with the `{prefix}` its shape captured (as rendered by `typed`), if any."""
         rendered = typed(template)
         candidates = self._index.get(rendered[:2], ())
-        best: tuple[int, KeyFamily] | None = None
+        best: tuple[int, KeyFamily, bytes | None] | None = None
         for rows in (candidates, self._unprefixed):
             for pattern, family in rows:
                 if key_type is None and family.type_required:
                     continue
                 if key_type is not None and family.types and key_type not in family.types:
                     continue
-                if pattern.fullmatch(rendered) is not None:
+                found = pattern.fullmatch(rendered)
+                if found is not None:
                     order = self._order[family.id]
                     if best is None or order < best[0]:
-                        best = (order, family)
+                        best = (order, family, found.groupdict().get("prefix"))
                     break
-        return best[1] if best is not None else None
+        return (best[1], best[2]) if best is not None else None
 
 
 @functools.cache

@@ -54,6 +54,10 @@ class PatternTable:
         self._learned_shapes: dict[int, set[int]] = defaultdict(set)
         #: the library family of each template pattern seen ("" for none), up to `cap` of them
         self._families: dict[bytes, str] = {}
+        #: (library, prefix) pairs keys proved (`KeyFamily.proves_prefix`), and template patterns a family claims
+        #: if its prefix is proved: pattern → (family, library, prefix)
+        self._prefixes: set[tuple[str, bytes]] = set()
+        self._candidates: dict[bytes, tuple[str, str, bytes]] = {}
 
     def add(self, pattern: bytes) -> bytes:
         """Count one key of `pattern`; returns the pattern it is now recorded under."""
@@ -153,6 +157,24 @@ class PatternTable:
             known = self._families.get(pattern)
             self._families[pattern] = (family or "") if known is None or known == (family or "") else "?"
 
+    def prove_prefix(self, library: str, prefix: bytes) -> None:
+        if len(self._prefixes) < self.cap:
+            self._prefixes.add((library, prefix))
+
+    def note_candidate(self, pattern: bytes, family: str, library: str, prefix: bytes) -> None:
+        """A template pattern `family` claims if another key proves `prefix` is `library`'s."""
+        if len(self._candidates) < self.cap:
+            self._candidates.setdefault(pattern, (family, library, prefix))
+
+    def settle_candidates(self) -> dict[bytes, str]:
+        """Record the candidates whose prefix was proved as their family's; returns them (template pattern →
+        family). A run's keys come in any order, so this waits for all of them (`Engine.finish`)."""
+        settled = {}
+        for pattern, (family, library, prefix) in self._candidates.items():
+            if (library, prefix) in self._prefixes and self._families.get(pattern, "") == "":
+                self._families[pattern] = settled[pattern] = family
+        return settled
+
     def families(self) -> dict[bytes, str]:
         """The family of each pattern keys are counted under, where every template counted there has the same
         family: a pattern that holds keys of two families, or of a family and of none, has no family."""
@@ -190,6 +212,9 @@ class PatternTable:
         for pattern, family in other._families.items():
             known = self._families.get(pattern)
             self._families[pattern] = family if known is None or known == family else "?"
+        self._prefixes |= other._prefixes
+        for pattern, candidate in other._candidates.items():
+            self._candidates.setdefault(pattern, candidate)
         self.overflow_keys += other.overflow_keys
         if len(counts) >= self.soft_cap:
             self.compact(remember_all=True)

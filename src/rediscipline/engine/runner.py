@@ -53,6 +53,7 @@ from rediscipline.model.plan import ProbePlan
 from rediscipline.model.report import RuleMeta, Stats, UnreadableKeys
 from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
+from rediscipline.redis_meta.libraries import KeyFamily
 from rediscipline.rules.base import (
     Accumulator,
     AggregateResult,
@@ -415,7 +416,7 @@ class Engine:
         parts, key_type, scope = memo_key
         template = KeyTemplate(parts)
         rules = self._scope(scope)
-        family = self._libraries.catalog.family_of(template, key_type) if self._libraries is not None else None
+        family = self._attribute(template, key_type)
         judge = family is None or self._libraries is None or self._libraries.judges_names(family)
 
         def applies(configured: ConfiguredRule) -> bool:
@@ -459,6 +460,23 @@ class Engine:
             self._memo.clear()
         self._memo[memo_key] = memoised
         return memoised
+
+    def _attribute(self, template: KeyTemplate, key_type: str | None) -> KeyFamily | None:
+        """The library family of a template, if the catalog claims it now. A family whose shape starts with a
+        `{prefix}` that another key must prove is noted as a candidate and settled in `finish`."""
+        if self._libraries is None:
+            return None
+        found = self._libraries.catalog.match(template, key_type)
+        if found is None:
+            return None
+        family, prefix = found
+        if prefix is None:
+            return family
+        if family.proves_prefix:
+            self.patterns.prove_prefix(family.library, prefix)
+            return family
+        self.patterns.note_candidate(template.pattern, family.id, family.library, prefix)
+        return None
 
     # -- parts -----------------------------------------------------------------------------------------
 
@@ -510,7 +528,7 @@ class Engine:
         self.patterns.compact(remember_all=True)
         canonical = self.patterns.canonical
         self.groups.remap(canonical)
-        flagged_aggregates: list[tuple[bytes, int]] = []
+        flagged_aggregates: list[tuple[bytes, int, str]] = []
         rank = AFTER_EVERY_KEY
         for configured in self.rules:
             accumulator = self._accumulators.get(configured.id)
@@ -523,14 +541,17 @@ class Engine:
                     self.groups.add_counted(resolved, target, result.count, result.examples, rank)
                     rank += len(result.examples)
                     if resolved.severity >= Severity.WARNING:
-                        flagged_aggregates.append((target, result.count))
-        flagged = self.flagged.total(flagged_aggregates, self.patterns.counts, self.keys)
+                        flagged_aggregates.append((target, result.count, configured.id))
+        late = {canonical(pattern) for pattern in self.patterns.settle_candidates()}
+        families = self.patterns.families()
         keyspace = self.keyspace.finish() if self.keyspace.keys else None  # some key carried probed fields
         servers = [server for _part, server in self._pending_servers()]  # this part's and the merged parts'
         for server in servers:
             self._judge_server(server, keyspace, self.groups)
         findings = self._judged_servers.findings(source) + self.groups.findings(source)
-        families = self.patterns.families()
+        if late:
+            findings, flagged_aggregates = self._settle_late(findings, flagged_aggregates, late, families)
+        flagged = self.flagged.total(((p, c) for p, c, _id in flagged_aggregates), self.patterns.counts, self.keys)
         if families:
             findings = [
                 replace(f, library=families[f.pattern]) if f.pattern is not None and f.pattern in families else f
@@ -556,6 +577,32 @@ class Engine:
         )
         unreadable = self._unreadable.summary(self.patterns.canonical, self.rules)
         return EngineResult(tuple(findings), stats, self.plan, tuple(self._directives), unreadable)
+
+    def _settle_late(
+        self,
+        findings: list[Finding],
+        aggregates: list[tuple[bytes, int, str]],
+        late: set[bytes],
+        families: Mapping[bytes, str],
+    ) -> tuple[list[Finding], list[tuple[bytes, int, str]]]:
+        """Apply the library policy to patterns attributed at the end (a prefix another key proved): their keys
+        were judged like the team's while they were fed, so the findings of the rules that leave a library's
+        keys alone go now, and the flagged count of each such pattern is bounded by the findings left on it."""
+        assert self._libraries is not None
+        policy = self._libraries
+        rule_family = {configured.id: configured.rule.meta.family for configured in self.rules}
+
+        def dropped(pattern: bytes | None, rule_id: str) -> bool:
+            family = policy.catalog.by_id.get(families.get(pattern, "")) if pattern in late else None
+            if family is None:
+                return False
+            return exempt(family, rule_id, rule_family.get(rule_id, ""), policy.judges_names(family))
+
+        kept = [f for f in findings if not dropped(f.pattern, f.rule_id)]
+        for pattern in late:
+            left = [f.count for f in kept if f.pattern == pattern and f.severity >= Severity.WARNING]
+            self.flagged.cap(pattern, max(left, default=0))
+        return kept, [item for item in aggregates if not dropped(item[0], item[2])]
 
     def _judge_server(self, server: ServerFact, keyspace: Any, groups: Groups) -> None:
         """Run the instance rules on `server`: a server described by files (redis.conf, an ACL file) has its

@@ -24,3 +24,7 @@ class KeyFamily:
     #: Attributed only when the key's type is known and in `types`: a shape an application's own key can take
     #: (a bare word like `retry`, `{name}::{rest}`, a bare hex digest), told apart by its type alone.
     type_required: bool = False
+    #: For shapes that start with `{prefix}` (the library's configurable prefix): the keys of this family prove
+    #: that the prefix they carry is the library's, so the family's other rows with `{prefix}` (whose shapes
+    #: alone an application's key could take) claim keys under that prefix in the same run.
+    proves_prefix: bool = False

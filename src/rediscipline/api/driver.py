@@ -26,6 +26,7 @@ from rediscipline.engine.folding import fold_key_sites
 from rediscipline.engine.libraries import LibraryPolicy, default_catalog
 from rediscipline.engine.runner import Engine, EngineResult
 from rediscipline.model.finding import CONTEXT_TEST, Finding
+from rediscipline.model.location import SOURCE_CODE
 from rediscipline.model.note import Note, note
 from rediscipline.model.report import LAYOUT_PATTERNS, LAYOUT_SITES, Report, RunInfo, ServerSummary, Stats
 from rediscipline.model.source import PartedSource, PartRun, Source, SourceOutcome
@@ -64,7 +65,9 @@ def run(
     checkable = tuple(r for r in settings.rules if places.intersection(r.rule.meta.where))
     catalog = {cls.meta.id: cls.meta for cls in registry}
     enabled = frozenset(r.id for r in settings.rules)
-    libraries = LibraryPolicy(default_catalog(), settings.library_keys, settings.library_modes)
+    # Python code writes the keys of Python libraries; servers and dumps hold every language's.
+    library_catalog = default_catalog("python" if SOURCE_CODE in places else None)
+    libraries = LibraryPolicy(library_catalog, settings.library_keys, settings.library_modes)
 
     def engine_for(part: int) -> Engine:
         return Engine(

@@ -162,9 +162,10 @@ class LibraryCatalog:
 
 
 @functools.cache
-def default_catalog() -> LibraryCatalog:
-    """The catalog of `redis_meta.libraries`, compiled once per process."""
-    return LibraryCatalog()
+def default_catalog(ecosystem: str | None = None) -> LibraryCatalog:
+    """The catalog of `redis_meta.libraries` (only one ecosystem's families: code of that language, whose keys
+    a library of another language does not write), compiled once per process."""
+    return LibraryCatalog(family for family in FAMILIES if ecosystem is None or family.ecosystem == ecosystem)
 
 
 @dataclass(frozen=True)

@@ -18,11 +18,17 @@ whole key (or key template) and nothing else:
 - `{int}`, `{uuid}`, `{hex}`, `{token}`, `{date}`: one variable part of that kind only (use them only where `{var}`
             would claim keys that are not the library's).
 - `{{` and `}}` stand for literal braces (Redis Cluster hash tags in a shape: `bull:{{{name}}}:wait`).
+- `{prefix}`  only at the start: the library's configurable prefix or namespace (one or more bytes). A row
+            whose keys are distinctive after it (`{prefix}:{int}:views.decorators.cache.cache_page.{rest}`)
+            says `proves_prefix=True`: its keys prove the prefix is the library's. Rows whose shape after the
+            prefix an application's key could take (`{prefix}:{int}:{rest}`) claim keys only under a prefix
+            proved in the same run.
 
 Everything else is literal bytes. A shape should be as specific as the library's real format allows: a row
 claims every key its shapes match, so a shape that an application's own keys can take (`session:{var}`) is
 only acceptable with the library's distinctive parts (`session:{token}` with the library's token length is
-still too generic: prefer leaving such a family out).
+still too generic: prefer leaving such a family out), or with `type_required` where the Redis type alone
+tells it apart (a bare `retry` zset), or under a proved `{prefix}`.
 """
 
 from __future__ import annotations

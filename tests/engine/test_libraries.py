@@ -7,13 +7,13 @@ from dataclasses import replace
 import pytest
 
 from rediscipline.api import settings_for
-from rediscipline.engine.libraries import LibraryCatalog, LibraryPolicy, ShapeError, compile_shape
+from rediscipline.engine.libraries import LibraryCatalog, LibraryPolicy, ShapeError, compile_shape, default_catalog
 from rediscipline.engine.runner import Engine
 from rediscipline.model.facts import KeyFact
 from rediscipline.model.keyname import SLOT_ANY, KeyTemplate, Placeholder
 from rediscipline.model.keypattern import infer_parts
 from rediscipline.model.location import Location
-from rediscipline.redis_meta.libraries import KeyFamily
+from rediscipline.redis_meta.libraries import FAMILIES, KeyFamily
 from rediscipline.settings.loader import Overrides
 
 
@@ -182,3 +182,13 @@ def test_a_prefix_proved_in_another_part_settles_after_the_merge() -> None:
 def test_prefix_only_at_the_start_of_a_shape() -> None:
     with pytest.raises(ShapeError, match="only at the start"):
         compile_shape("a:{prefix}")
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda family: family.id)
+def test_every_example_of_the_catalog_is_attributed_to_its_row(family: KeyFamily) -> None:
+    """The catalog's examples, inferred as stored keys are, land on their own row with any of its types."""
+    catalog = default_catalog()
+    for example in family.examples:
+        name = example.encode("utf-8") if any(ord(c) > 255 for c in example) else example.encode("latin-1")
+        found = {catalog.family_of(KeyTemplate(infer_parts(name)), key_type) for key_type in sorted(family.types)}
+        assert family in found, (example, sorted(f.id for f in found if f is not None))

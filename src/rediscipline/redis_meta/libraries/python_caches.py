@@ -80,10 +80,11 @@ DJANGO: tuple[KeyFamily, ...] = (
         examples=(":1:template.cache.sidebar.cb1a83a77e6ae15e2b8311c9f901e7bf",),
         docs=_DJANGO + "core/cache/utils.py",
     ),
+    # The session key is glued to `cache` / `db`: inference reads `cache<key>` as one id, `cached_` + `db<key>`.
     _django(
         id="django.cached_db_session",
         versions=">=1.11",
-        shapes=(":1:django.contrib.sessions.cached_db{var}",),
+        shapes=(":1:django.contrib.sessions.cached_db{var}", ":1:django.contrib.sessions.cached_{var}"),
         types=frozenset({"string"}),
         purpose=("A session of the `cached_db` backend (cache copy).", "`cached_db` 会话后端的会话（缓存副本）。"),
         persists=False,
@@ -95,7 +96,7 @@ DJANGO: tuple[KeyFamily, ...] = (
     _django(
         id="django.cache_session",
         versions=">=1.11",
-        shapes=(":1:django.contrib.sessions.cache{var}",),
+        shapes=(":1:django.contrib.sessions.cache{var}", ":1:django.contrib.sessions.{var}"),
         types=frozenset({"string"}),
         purpose=("A session of the `cache` session backend.", "`cache` 会话后端的会话。"),
         persists=False,

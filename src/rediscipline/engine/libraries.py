@@ -183,8 +183,9 @@ class LibraryPolicy:
 
 def exempt(family: KeyFamily | None, rule_id: str, family_of_rule: str, judge_names: bool) -> bool:
     """Whether a rule leaves keys of `family` alone: naming rules on a library's format (unless judged), and
-    the missing-TTL rules on a family meant to persist."""
-    if family is None:
+    the missing-TTL rules on a family meant to persist. A family whose shape an application's key can take
+    (`type_required`: `user::1` is Spring Cache's shape and a naming mistake alike) is named, never silenced."""
+    if family is None or family.type_required:
         return False
     if family_of_rule == "KEY" and not judge_names:
         return True

@@ -30,8 +30,15 @@ OVERFLOW_PATTERN = b"<other patterns>"
 STAR = b"*"
 #: A level with a space, a quote, a bracket or a comma holds free text (a search term, the repr of a function's
 #: arguments), not a name: a few values make it a variable.
-_FREE_TEXT = re.compile(rb"[ '\"(),\[\]{}%]")
+_FREE_TEXT = re.compile(rb"[ '\"(),\[\]%]")
 FREE_TEXT_MERGE_AT = 3
+
+
+def _free_text(members: list[bytes], levels: dict[bytes, list[bytes]], position: int) -> bool:
+    """Whether the values of a level are free text: three or more, and most of them with a space, a quote, a
+    bracket or a comma (one odd value among words, `user:{abc`, is a naming mistake, not text)."""
+    texts = sum(1 for member in members if _FREE_TEXT.search(levels[member][position]))
+    return texts >= FREE_TEXT_MERGE_AT and 2 * texts >= len(members)
 #: What separates the levels of a pattern; the split keeps the separators (odd positions).
 _LEVELS = re.compile(rb"([:./|#])")
 
@@ -120,10 +127,7 @@ class PatternTable:
                     others = tuple(segments[:position] + segments[position + 1 :])
                     buckets[(len(segments), others)].append(pattern)
             for (size, others), members in buckets.items():
-                if len(members) < self.merge_at and not (
-                    len(members) >= FREE_TEXT_MERGE_AT
-                    and any(_FREE_TEXT.search(current[member][position]) for member in members)
-                ):
+                if len(members) < self.merge_at and not _free_text(members, current, position):
                     continue
                 self._learned.add((size, position, others))
                 self._learned_shapes[size].add(position)

@@ -32,7 +32,11 @@ DJANGO: tuple[KeyFamily, ...] = (
     _django(
         id="django.page_cache",
         versions=">=1.11",
-        shapes=(":1:views.decorators.cache.cache_page.{rest}",),
+        shapes=(
+            ":1:views.decorators.cache.cache_page.{rest}",
+            ":{int}:views.decorators.cache.cache_page.{rest}",
+            "{rest}:{int}:views.decorators.cache.cache_page.{rest}",
+        ),
         types=frozenset({"string"}),
         purpose=(
             "A whole response cached by `cache_page` or the cache middleware.",
@@ -53,7 +57,11 @@ DJANGO: tuple[KeyFamily, ...] = (
     _django(
         id="django.header_cache",
         versions=">=1.11",
-        shapes=(":1:views.decorators.cache.cache_header.{rest}",),
+        shapes=(
+            ":1:views.decorators.cache.cache_header.{rest}",
+            ":{int}:views.decorators.cache.cache_header.{rest}",
+            "{rest}:{int}:views.decorators.cache.cache_header.{rest}",
+        ),
         types=frozenset({"string"}),
         purpose=("Which request headers a cached page varies on.", "缓存页面所依据的请求头列表。"),
         persists=False,
@@ -68,7 +76,7 @@ DJANGO: tuple[KeyFamily, ...] = (
     _django(
         id="django.template_fragment",
         versions=">=1.11",
-        shapes=(":1:template.cache.{rest}",),
+        shapes=(":1:template.cache.{rest}", ":{int}:template.cache.{rest}", "{rest}:{int}:template.cache.{rest}"),
         types=frozenset({"string"}),
         purpose=("A template fragment cached by `{% cache %}`.", "由 `{% cache %}` 缓存的模板片段。"),
         persists=False,
@@ -83,7 +91,12 @@ DJANGO: tuple[KeyFamily, ...] = (
     _django(
         id="django.cached_db_session",
         versions=">=1.11",
-        shapes=(":1:django.contrib.sessions.cached_db{var}",),
+        shapes=(
+            ":1:django.contrib.sessions.cached_db{var}",
+            ":{int}:django.contrib.sessions.cached_{token}",
+            "{rest}:{int}:django.contrib.sessions.cached_db{var}",
+            "{rest}:{int}:django.contrib.sessions.cached_{token}",
+        ),
         types=frozenset({"string"}),
         purpose=("A session of the `cached_db` backend (cache copy).", "`cached_db` 会话后端的会话（缓存副本）。"),
         persists=False,
@@ -95,7 +108,12 @@ DJANGO: tuple[KeyFamily, ...] = (
     _django(
         id="django.cache_session",
         versions=">=1.11",
-        shapes=(":1:django.contrib.sessions.cache{var}",),
+        shapes=(
+            ":1:django.contrib.sessions.cache{var}",
+            ":{int}:django.contrib.sessions.{token}",
+            "{rest}:{int}:django.contrib.sessions.cache{var}",
+            "{rest}:{int}:django.contrib.sessions.{token}",
+        ),
         types=frozenset({"string"}),
         purpose=("A session of the `cache` session backend.", "`cache` 会话后端的会话。"),
         persists=False,
@@ -139,7 +157,7 @@ FLASK_CACHING: tuple[KeyFamily, ...] = (
     _flask_caching(
         id="flask-caching.view",
         versions=">=1.0",
-        shapes=("flask_cache_view/{rest}",),
+        shapes=("flask_cache_view/{rest}", "{rest}view//{rest}"),
         types=frozenset({"string"}),
         purpose=("A view response cached by `@cache.cached`.", "由 `@cache.cached` 缓存的视图响应。"),
         persists=False,
@@ -154,7 +172,7 @@ FLASK_CACHING: tuple[KeyFamily, ...] = (
     _flask_caching(
         id="flask-caching.memoize_version",
         versions=">=1.0",
-        shapes=("flask_cache_{name}_memver",),
+        shapes=("flask_cache_{name}_memver", "{rest}_memver"),
         types=frozenset({"string"}),
         purpose=(
             "The version of a memoized function; `delete_memoized` changes it.",

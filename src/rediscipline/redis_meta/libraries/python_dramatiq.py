@@ -29,7 +29,7 @@ DRAMATIQ: tuple[KeyFamily, ...] = (
     _dramatiq(
         id="dramatiq.heartbeats",
         versions=">=1.0",
-        shapes=("dramatiq:__heartbeats__",),
+        shapes=("dramatiq:__heartbeats__", "{rest}:__heartbeats__"),
         types=frozenset({"zset"}),
         purpose=("Worker ids by their last heartbeat.", "按最近心跳时间排列的 worker id。"),
         persists=True,
@@ -44,7 +44,7 @@ DRAMATIQ: tuple[KeyFamily, ...] = (
     _dramatiq(
         id="dramatiq.acks",
         versions=">=1.0",
-        shapes=("dramatiq:__acks__.{var}.{name}",),
+        shapes=("dramatiq:__acks__.{var}.{name}", "{rest}:__acks__.{var}.{name}"),
         types=frozenset({"set"}),
         purpose=("Messages a worker has fetched and not yet acknowledged.", "worker 已取出但尚未确认的消息。"),
         persists=True,
@@ -59,7 +59,7 @@ DRAMATIQ: tuple[KeyFamily, ...] = (
     _dramatiq(
         id="dramatiq.dead_letters",
         versions=">=1.0",
-        shapes=("dramatiq:{name}.XQ", "dramatiq:{name}.XQ.msgs"),
+        shapes=("dramatiq:{name}.XQ", "dramatiq:{name}.XQ.msgs", "{rest}:{name}.XQ", "{rest}:{name}.XQ.msgs"),
         types=frozenset({"zset", "hash"}),
         purpose=("Messages that exhausted their retries, and their bodies.", "重试次数耗尽的消息及其内容。"),
         persists=True,
@@ -71,7 +71,7 @@ DRAMATIQ: tuple[KeyFamily, ...] = (
     _dramatiq(
         id="dramatiq.delay_queue",
         versions=">=1.0",
-        shapes=("dramatiq:{name}.DQ", "dramatiq:{name}.DQ.msgs"),
+        shapes=("dramatiq:{name}.DQ", "dramatiq:{name}.DQ.msgs", "{rest}:{name}.DQ", "{rest}:{name}.DQ.msgs"),
         types=frozenset({"list", "hash"}),
         purpose=("Delayed messages (`delay=`, retries) and their bodies.", "延迟消息（`delay=`、重试）及其内容。"),
         persists=True,

@@ -20,7 +20,7 @@ RQ: tuple[KeyFamily, ...] = (
     _rq(
         id="rq.job_dependents",
         versions=">=1.0",
-        shapes=("rq:job:{name}:dependents",),
+        shapes=("rq:job:{name}:dependents", "{rest}:job:{name}:dependents"),
         types=frozenset({"set"}),
         purpose=("Ids of the jobs waiting for this job to finish.", "等待该任务完成的后续任务 id。"),
         persists=False,
@@ -35,7 +35,7 @@ RQ: tuple[KeyFamily, ...] = (
     _rq(
         id="rq.job_dependencies",
         versions=">=1.2",
-        shapes=("rq:job::{name}:dependencies",),
+        shapes=("rq:job::{name}:dependencies", "{rest}:job::{name}:dependencies"),
         types=frozenset({"set"}),
         purpose=("Ids of the jobs this job depends on.", "该任务所依赖的前置任务 id。"),
         persists=False,
@@ -113,7 +113,7 @@ RQ: tuple[KeyFamily, ...] = (
     _rq(
         id="rq.intermediate_queue",
         versions=">=1.15",
-        shapes=("rq:queue:{name}:intermediate",),
+        shapes=("rq:queue:{name}:intermediate", "{rest}:queue:{name}:intermediate"),
         types=frozenset({"list"}),
         purpose=(
             "Jobs a worker has popped but not yet registered as started.",

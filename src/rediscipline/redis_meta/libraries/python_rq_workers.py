@@ -35,7 +35,7 @@ RQ_WORKERS: tuple[KeyFamily, ...] = (
     _rq(
         id="rq.worker_executions",
         versions=">=3.0",
-        shapes=("rq:worker:{name}:executions",),
+        shapes=("rq:worker:{name}:executions", "{rest}:worker:{name}:executions"),
         types=frozenset({"set"}),
         purpose=("The executions a worker is running.", "某个 worker 正在进行的执行记录。"),
         persists=False,
@@ -95,7 +95,7 @@ RQ_WORKERS: tuple[KeyFamily, ...] = (
     _rq(
         id="rq.scheduler_lock",
         versions=">=1.2",
-        shapes=("rq:scheduler-lock:{name}",),
+        shapes=("rq:scheduler-lock:{name}", "{rest}:scheduler-lock:{name}"),
         types=frozenset({"string"}),
         purpose=("Which worker runs the scheduler for a queue.", "哪个 worker 负责某队列的调度器。"),
         persists=False,
@@ -125,7 +125,12 @@ RQ_WORKERS: tuple[KeyFamily, ...] = (
     _rq(
         id="rq.maintenance_locks",
         versions=">=1.0",
-        shapes=("rq:clean_registries:{name}", "rq:clean_groups"),
+        shapes=(
+            "rq:clean_registries:{name}",
+            "rq:clean_groups",
+            "{rest}:clean_registries:{name}",
+            "{rest}:clean_groups",
+        ),
         types=frozenset({"string"}),
         purpose=(
             "Lets one worker at a time clean registries or groups.",

@@ -22,7 +22,10 @@ whole key (or key template) and nothing else:
 Everything else is literal bytes. A shape should be as specific as the library's real format allows: a row
 claims every key its shapes match, so a shape that an application's own keys can take (`session:{var}`) is
 only acceptable with the library's distinctive parts (`session:{token}` with the library's token length is
-still too generic: prefer leaving such a family out).
+still too generic: prefer leaving such a family out). A library's prefix option (`KEY_PREFIX`,
+`global_keyprefix`, `namespace`) is a `{rest}` in front of the rest of the key, written only where that rest
+is the library's own (`{rest}:{int}:views.decorators.cache.cache_page.{rest}`, `{rest}::schedule`), never
+where an application's key could take it (`{name}:{int}:{rest}` is `user:1:profile`).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from rediscipline.model.keypattern import infer_parts
 from rediscipline.redis_meta.libraries.other_ecosystems import OTHER_ECOSYSTEMS
 from rediscipline.redis_meta.libraries.schema import KeyFamily
 
-FIELDS = frozenset({"var", "name", "rest", "int", "uuid", "hex", "token", "date"})
+FIELDS = frozenset({"var", "name", "rest", "int", "uuid", "hex", "token", "date", "prefix"})
 ECOSYSTEMS = frozenset({"ruby", "node", "java", "php", "dotnet"})
 TYPES = frozenset({"string", "list", "set", "zset", "hash", "stream"})
 CJK = re.compile(r"[\u4e00-\u9fff]")

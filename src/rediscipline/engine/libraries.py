@@ -132,12 +132,30 @@ class LibraryCatalog:
                 key = prefix if len(prefix) == 2 else _ANY_PREFIX
                 self._index.setdefault(key, []).append((compile_shape(shape), family))
         self._unprefixed: Sequence[tuple[re.Pattern[bytes], KeyFamily]] = self._index.get(_ANY_PREFIX, [])
+        #: the rows that claim keys only under a proved prefix, in catalog order
+        self._waiting = [(pattern, family) for pattern, family in self._unprefixed if waits_for_prefix(family)]
         self.libraries = frozenset(family.library for family in self.families)
 
     def family_of(self, template: KeyTemplate, key_type: str | None = None) -> KeyFamily | None:
-        """The family `match` finds, whatever the prefix it carries."""
+        """The family `match` finds, unless it claims the key only under a prefix still to be proved."""
         found = self.match(template, key_type)
-        return found[0] if found is not None else None
+        if found is None or (found[1] is not None and not found[0].proves_prefix):
+            return None
+        return found[0]
+
+    def waiting(self, template: KeyTemplate, key_type: str | None = None) -> list[tuple[KeyFamily, bytes]]:
+        """Every row waiting for a proved prefix that matches the template, with the prefix it captured: the
+        prefix proved in the run decides which library's key it is (`shop-tasks:default` is a dramatiq queue
+        under namespace `shop-tasks`, or a kombu queue under `global_keyprefix` `shop-tasks:`)."""
+        rendered = typed(template)
+        found = []
+        for pattern, family in self._waiting:
+            if key_type is not None and family.types and key_type not in family.types:
+                continue
+            match = pattern.fullmatch(rendered)
+            if match is not None:
+                found.append((family, match.group("prefix")))
+        return found
 
     def match(self, template: KeyTemplate, key_type: str | None = None) -> tuple[KeyFamily, bytes | None] | None:
         """The first family (in catalog order) whose shape matches the whole template and whose types admit
@@ -159,6 +177,11 @@ class LibraryCatalog:
                         best = (order, family, found.groupdict().get("prefix"))
                     break
         return (best[1], best[2]) if best is not None else None
+
+
+def waits_for_prefix(family: KeyFamily) -> bool:
+    """Whether a family claims keys only under a prefix another key of its library proved."""
+    return not family.proves_prefix and any(shape.startswith("{prefix}") for shape in family.shapes)
 
 
 @functools.cache

@@ -39,6 +39,8 @@ def _free_text(members: list[bytes], levels: dict[bytes, list[bytes]], position:
     bracket or a comma (one odd value among words, `user:{abc`, is a naming mistake, not text)."""
     texts = sum(1 for member in members if _FREE_TEXT.search(levels[member][position]))
     return texts >= FREE_TEXT_MERGE_AT and 2 * texts >= len(members)
+
+
 #: What separates the levels of a pattern; the split keeps the separators (odd positions).
 _LEVELS = re.compile(rb"([:./|#])")
 
@@ -64,7 +66,7 @@ class PatternTable:
         #: (library, prefix) pairs keys proved (`KeyFamily.proves_prefix`), and template patterns a family claims
         #: if its prefix is proved: pattern → (family, library, prefix)
         self._prefixes: set[tuple[str, bytes]] = set()
-        self._candidates: dict[bytes, tuple[str, str, bytes]] = {}
+        self._candidates: dict[bytes, tuple[tuple[str, str, bytes], ...]] = {}
 
     def add(self, pattern: bytes) -> bytes:
         """Count one key of `pattern`; returns the pattern it is now recorded under."""
@@ -165,18 +167,24 @@ class PatternTable:
         if len(self._prefixes) < self.cap:
             self._prefixes.add((library, prefix))
 
-    def note_candidate(self, pattern: bytes, family: str, library: str, prefix: bytes) -> None:
-        """A template pattern `family` claims if another key proves `prefix` is `library`'s."""
-        if len(self._candidates) < self.cap:
-            self._candidates.setdefault(pattern, (family, library, prefix))
+    def note_candidates(self, pattern: bytes, candidates: tuple[tuple[str, str, bytes], ...]) -> None:
+        """The families (family, library, prefix) that claim a template pattern if another key proves their
+        prefix is their library's, in catalog order."""
+        if candidates and len(self._candidates) < self.cap:
+            self._candidates.setdefault(pattern, candidates)
 
     def settle_candidates(self) -> dict[bytes, str]:
-        """Record the candidates whose prefix was proved as their family's; returns them (template pattern →
-        family). A run's keys come in any order, so this waits for all of them (`Engine.finish`)."""
+        """Record each candidate pattern as the first of its families whose prefix was proved; returns them
+        (template pattern → family). A run's keys come in any order, so this waits for all of them
+        (`Engine.finish`)."""
         settled = {}
-        for pattern, (family, library, prefix) in self._candidates.items():
-            if (library, prefix) in self._prefixes and self._families.get(pattern, "") == "":
-                self._families[pattern] = settled[pattern] = family
+        for pattern, candidates in self._candidates.items():
+            if self._families.get(pattern, "") != "":
+                continue
+            for family, library, prefix in candidates:
+                if (library, prefix) in self._prefixes:
+                    self._families[pattern] = settled[pattern] = family
+                    break
         return settled
 
     def families(self) -> dict[bytes, str]:

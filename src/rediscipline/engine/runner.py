@@ -475,7 +475,8 @@ class Engine:
         if family.proves_prefix:
             self.patterns.prove_prefix(family.library, prefix)
             return family
-        self.patterns.note_candidate(template.pattern, family.id, family.library, prefix)
+        candidates = self._libraries.catalog.waiting(template, key_type)
+        self.patterns.note_candidates(template.pattern, tuple((f.id, f.library, p) for f, p in candidates))
         return None
 
     # -- parts -----------------------------------------------------------------------------------------

@@ -28,7 +28,11 @@ Everything else is literal bytes. A shape should be as specific as the library's
 claims every key its shapes match, so a shape that an application's own keys can take (`session:{var}`) is
 only acceptable with the library's distinctive parts (`session:{token}` with the library's token length is
 still too generic: prefer leaving such a family out), or with `type_required` where the Redis type alone
-tells it apart (a bare `retry` zset), or under a proved `{prefix}`.
+tells it apart (a bare `retry` zset). A library's prefix option (`KEY_PREFIX`, `global_keyprefix`,
+`namespace`) is a `{prefix}` in front of the rest of the key, written only where that rest is the library's
+own (`{prefix}:{int}:views.decorators.cache.cache_page.{rest}`, `{prefix}::schedule`; such rows prove the
+prefix), never where an application's key could take it (`{prefix}:{int}:{rest}` is `user:1:profile`) unless
+the row waits for the prefix to be proved.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from rediscipline.redis_meta.libraries.python_queues import ARQ, HUEY, SAQ, TASK
 from rediscipline.redis_meta.libraries.python_rq import RQ
 from rediscipline.redis_meta.libraries.python_rq_workers import RQ_SCHEDULER, RQ_WORKERS
 from rediscipline.redis_meta.libraries.schema import KeyFamily
+from rediscipline.redis_meta.libraries.under_prefix import NAMED_JOBS, PROVING, UNDER_PREFIX
 
 #: The Python libraries' families whose shapes begin or end with a literal of the library's own, each
 #: library's most specific shapes before its general ones (a module lists its rows in that order).
@@ -69,8 +74,17 @@ _PYTHON: tuple[KeyFamily, ...] = (
 #: Every family the catalog knows, in the order attribution tries them (the first matching row wins): Django
 #: precedes fastapi-cache2 (`:<namespace>:<md5>` would claim `:1:<md5>`), the Python caches with a
 #: namespace of the application's precede Spring Cache (`<name>::<key>`, the last of the other ecosystems),
-#: and a bare hex digest (dramatiq's results) is tried last.
-FAMILIES: tuple[KeyFamily, ...] = (*_PYTHON, *OTHER_CACHES, *OTHER_ECOSYSTEMS, *DRAMATIQ_RESULTS)
+#: and a bare hex digest (dramatiq's results) comes after them; last, the rows of keys under a library's own
+#: prefix (`under_prefix`), whose shapes many keys match.
+FAMILIES: tuple[KeyFamily, ...] = (
+    *_PYTHON,
+    *OTHER_CACHES,
+    *OTHER_ECOSYSTEMS,
+    *DRAMATIQ_RESULTS,
+    *NAMED_JOBS,
+    *PROVING,
+    *UNDER_PREFIX,
+)
 
 #: What the naming rules do with keys of a library's own format (`library-keys`): leave them alone (the team
 #: cannot rename them without configuring the library) or judge them like the team's own keys.

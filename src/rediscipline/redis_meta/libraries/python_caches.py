@@ -32,7 +32,11 @@ DJANGO: tuple[KeyFamily, ...] = (
     _django(
         id="django.page_cache",
         versions=">=1.11",
-        shapes=(":1:views.decorators.cache.cache_page.{rest}",),
+        shapes=(
+            ":1:views.decorators.cache.cache_page.{rest}",
+            ":{int}:views.decorators.cache.cache_page.{rest}",
+            "{prefix}:{int}:views.decorators.cache.cache_page.{rest}",
+        ),
         types=frozenset({"string"}),
         purpose=(
             "A whole response cached by `cache_page` or the cache middleware.",
@@ -49,11 +53,16 @@ DJANGO: tuple[KeyFamily, ...] = (
             ".d41d8cd98f00b204e9800998ecf8427e.en-us.Europe/Paris",
         ),
         docs=_DJANGO + "utils/cache.py",
+        proves_prefix=True,
     ),
     _django(
         id="django.header_cache",
         versions=">=1.11",
-        shapes=(":1:views.decorators.cache.cache_header.{rest}",),
+        shapes=(
+            ":1:views.decorators.cache.cache_header.{rest}",
+            ":{int}:views.decorators.cache.cache_header.{rest}",
+            "{prefix}:{int}:views.decorators.cache.cache_header.{rest}",
+        ),
         types=frozenset({"string"}),
         purpose=("Which request headers a cached page varies on.", "缓存页面所依据的请求头列表。"),
         persists=False,
@@ -64,11 +73,12 @@ DJANGO: tuple[KeyFamily, ...] = (
         ),
         examples=(":1:views.decorators.cache.cache_header..d07d0d1f1c73e39039b10ed87244c3f9.en-us.Europe/Paris",),
         docs=_DJANGO + "utils/cache.py",
+        proves_prefix=True,
     ),
     _django(
         id="django.template_fragment",
         versions=">=1.11",
-        shapes=(":1:template.cache.{rest}",),
+        shapes=(":1:template.cache.{rest}", ":{int}:template.cache.{rest}", "{prefix}:{int}:template.cache.{rest}"),
         types=frozenset({"string"}),
         purpose=("A template fragment cached by `{% cache %}`.", "由 `{% cache %}` 缓存的模板片段。"),
         persists=False,
@@ -79,12 +89,18 @@ DJANGO: tuple[KeyFamily, ...] = (
         ),
         examples=(":1:template.cache.sidebar.cb1a83a77e6ae15e2b8311c9f901e7bf",),
         docs=_DJANGO + "core/cache/utils.py",
+        proves_prefix=True,
     ),
     # The session key is glued to `cache` / `db`: inference reads `cache<key>` as one id, `cached_` + `db<key>`.
     _django(
         id="django.cached_db_session",
         versions=">=1.11",
-        shapes=(":1:django.contrib.sessions.cached_db{var}", ":1:django.contrib.sessions.cached_{var}"),
+        shapes=(
+            ":1:django.contrib.sessions.cached_db{var}",
+            ":{int}:django.contrib.sessions.cached_{token}",
+            "{prefix}:{int}:django.contrib.sessions.cached_db{var}",
+            "{prefix}:{int}:django.contrib.sessions.cached_{token}",
+        ),
         types=frozenset({"string"}),
         purpose=("A session of the `cached_db` backend (cache copy).", "`cached_db` 会话后端的会话（缓存副本）。"),
         persists=False,
@@ -92,11 +108,17 @@ DJANGO: tuple[KeyFamily, ...] = (
         advice=_SESSION_ADVICE,
         examples=(":1:django.contrib.sessions.cached_dbje4slazkfgx1o2lj4f1nz4dv0rhnycnc",),
         docs=_DJANGO + "contrib/sessions/backends/cached_db.py",
+        proves_prefix=True,
     ),
     _django(
         id="django.cache_session",
         versions=">=1.11",
-        shapes=(":1:django.contrib.sessions.cache{var}", ":1:django.contrib.sessions.{var}"),
+        shapes=(
+            ":1:django.contrib.sessions.cache{var}",
+            ":{int}:django.contrib.sessions.{token}",
+            "{prefix}:{int}:django.contrib.sessions.cache{var}",
+            "{prefix}:{int}:django.contrib.sessions.{token}",
+        ),
         types=frozenset({"string"}),
         purpose=("A session of the `cache` session backend.", "`cache` 会话后端的会话。"),
         persists=False,
@@ -107,6 +129,7 @@ DJANGO: tuple[KeyFamily, ...] = (
         ),
         examples=(":1:django.contrib.sessions.cachehi1mlzmcmjf4fcs7xpgrqumpx48532gc",),
         docs=_DJANGO + "contrib/sessions/backends/cache.py",
+        proves_prefix=True,
     ),
     _django(
         id="django.cache",
@@ -140,7 +163,7 @@ FLASK_CACHING: tuple[KeyFamily, ...] = (
     _flask_caching(
         id="flask-caching.view",
         versions=">=1.0",
-        shapes=("flask_cache_view/{rest}",),
+        shapes=("flask_cache_view/{rest}", "{rest}view//{rest}"),
         types=frozenset({"string"}),
         purpose=("A view response cached by `@cache.cached`.", "由 `@cache.cached` 缓存的视图响应。"),
         persists=False,
@@ -155,7 +178,7 @@ FLASK_CACHING: tuple[KeyFamily, ...] = (
     _flask_caching(
         id="flask-caching.memoize_version",
         versions=">=1.0",
-        shapes=("flask_cache_{name}_memver",),
+        shapes=("flask_cache_{name}_memver", "{rest}_memver"),
         types=frozenset({"string"}),
         purpose=(
             "The version of a memoized function; `delete_memoized` changes it.",

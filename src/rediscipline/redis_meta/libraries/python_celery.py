@@ -31,10 +31,15 @@ CELERY: tuple[KeyFamily, ...] = (
         versions=">=4.0",
         shapes=(
             "celery-taskset-meta-{name}.j",
+            "{rest}celery-taskset-meta-{name}.j",
             "celery-taskset-meta-{name}.t",
+            "{rest}celery-taskset-meta-{name}.t",
             "celery-taskset-meta-{name}.s",
+            "{rest}celery-taskset-meta-{name}.s",
             "celery-taskset-meta-{name}.d",
+            "{rest}celery-taskset-meta-{name}.d",
             "celery-taskset-meta-{name}.c",
+            "{rest}celery-taskset-meta-{name}.c",
         ),
         types=frozenset({"list", "zset", "string"}),
         purpose=(
@@ -56,7 +61,7 @@ CELERY: tuple[KeyFamily, ...] = (
     _celery(
         id="celery.group_result",
         versions=">=3.0",
-        shapes=("celery-taskset-meta-{name}",),
+        shapes=("celery-taskset-meta-{name}", "{rest}celery-taskset-meta-{name}"),
         types=frozenset({"string"}),
         purpose=("A saved group result (the ids of its tasks).", "已保存的任务组结果（组内任务的 id）。"),
         persists=False,
@@ -68,7 +73,7 @@ CELERY: tuple[KeyFamily, ...] = (
     _celery(
         id="celery.task_result",
         versions=">=3.0",
-        shapes=("celery-task-meta-{name}",),
+        shapes=("celery-task-meta-{name}", "{rest}celery-task-meta-{name}"),
         types=frozenset({"string"}),
         purpose=("One task's state and result.", "单个任务的状态和结果。"),
         persists=False,
@@ -108,7 +113,7 @@ KOMBU: tuple[KeyFamily, ...] = (
     _kombu(
         id="kombu.priority_queue",
         versions=">=4.0",
-        shapes=("{name}\x06\x16{int}",),
+        shapes=("{name}\x06\x16{int}", "{rest}\x06\x16{int}"),
         types=frozenset({"list"}),
         purpose=("A priority sub-queue of a named queue.", "某个命名队列的优先级子队列。"),
         persists=True,
@@ -120,7 +125,14 @@ KOMBU: tuple[KeyFamily, ...] = (
     _kombu(
         id="kombu.bindings",
         versions=">=4.0",
-        shapes=("_kombu.binding.{name}", "_kombu.binding_permanent.{name}", "_kombu.binding_deadlines"),
+        shapes=(
+            "_kombu.binding.{name}",
+            "_kombu.binding_permanent.{name}",
+            "_kombu.binding_deadlines",
+            "{prefix}_kombu.binding.{name}",
+            "{prefix}_kombu.binding_permanent.{name}",
+            "{prefix}_kombu.binding_deadlines",
+        ),
         types=frozenset({"set", "zset"}),
         purpose=(
             "Which queues are bound to an exchange (the routing table).",
@@ -134,11 +146,12 @@ KOMBU: tuple[KeyFamily, ...] = (
         ),
         examples=("_kombu.binding.celery", "_kombu.binding.celery.pidbox", "_kombu.binding_deadlines"),
         docs=_KOMBU,
+        proves_prefix=True,
     ),
     _kombu(
         id="kombu.unacked",
         versions=">=4.0",
-        shapes=("unacked", "unacked_index"),
+        shapes=("unacked", "unacked_index", "{rest}unacked_index"),
         types=frozenset({"hash", "zset"}),
         purpose=(
             "Messages delivered to a worker and not yet acknowledged, with their delivery times.",
@@ -159,7 +172,7 @@ KOMBU: tuple[KeyFamily, ...] = (
     _kombu(
         id="kombu.unacked_mutex",
         versions=">=4.0",
-        shapes=("unacked_mutex",),
+        shapes=("unacked_mutex", "{rest}unacked_mutex"),
         types=frozenset({"string"}),
         purpose=(
             "Lets one worker at a time restore unacknowledged messages.",
@@ -177,7 +190,13 @@ KOMBU: tuple[KeyFamily, ...] = (
     _kombu(
         id="kombu.reply_queue",
         versions=">=4.0",
-        shapes=("{uuid}.reply.celery.pidbox",),
+        shapes=(
+            "{uuid}.reply.celery.pidbox",
+            "{rest}:{uuid}.reply.celery.pidbox",
+            "{rest}.{uuid}.reply.celery.pidbox",
+            "{rest}_{uuid}.reply.celery.pidbox",
+            "{rest}-{uuid}.reply.celery.pidbox",
+        ),
         types=frozenset({"list"}),
         purpose=(
             "Replies to remote-control commands (`celery inspect`, `control`).",
@@ -202,7 +221,7 @@ REDBEAT: tuple[KeyFamily, ...] = (
     _celery_redbeat(
         id="celery-redbeat.schedule",
         versions=">=1.0",
-        shapes=("redbeat::schedule", "redbeat::statics"),
+        shapes=("redbeat::schedule", "redbeat::statics", "{prefix}::schedule", "{prefix}::statics"),
         types=frozenset({"zset", "set"}),
         purpose=(
             "Periodic task names by next run time, and the ones defined in configuration.",
@@ -213,11 +232,12 @@ REDBEAT: tuple[KeyFamily, ...] = (
         advice=("Kept on purpose while beat runs.", "beat 运行期间有意长期保留。"),
         examples=("redbeat::schedule", "redbeat::statics"),
         docs=_REDBEAT,
+        proves_prefix=True,
     ),
     _celery_redbeat(
         id="celery-redbeat.lock",
         versions=">=1.0",
-        shapes=("redbeat::lock",),
+        shapes=("redbeat::lock", "{prefix}::lock"),
         types=frozenset({"string"}),
         purpose=("Lets one beat process at a time schedule tasks.", "保证同一时间只有一个 beat 进程调度任务。"),
         persists=False,
@@ -228,6 +248,7 @@ REDBEAT: tuple[KeyFamily, ...] = (
         ),
         examples=("redbeat::lock",),
         docs=_REDBEAT,
+        proves_prefix=True,
     ),
     _celery_redbeat(
         id="celery-redbeat.entry",

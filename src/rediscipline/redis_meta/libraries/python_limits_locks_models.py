@@ -32,7 +32,12 @@ LIMITS: tuple[KeyFamily, ...] = (
     _limits(
         id="limits.sliding_window",
         versions=">=4.1",
-        shapes=("LIMITS:{{LIMITER/{rest}}}", "LIMITS:{{LIMITER/{rest}}}/-1"),
+        shapes=(
+            "LIMITS:{{LIMITER/{rest}}}",
+            "LIMITS:{{LIMITER/{rest}}}/-1",
+            "LIMITS:{{{rest}}}",
+            "LIMITS:{{{rest}}}/-1",
+        ),
         types=frozenset({"string"}),
         purpose=(
             "Sliding-window counter: the current and previous window of one limit.",
@@ -47,7 +52,7 @@ LIMITS: tuple[KeyFamily, ...] = (
     _limits(
         id="limits.window",
         versions=">=4.0",
-        shapes=("LIMITS:LIMITER/{rest}",),
+        shapes=("LIMITS:LIMITER/{rest}", "LIMITS:{name}/{rest}"),  # the rate-limit namespace, LIMITER unless set
         types=frozenset({"string", "list"}),
         purpose=(
             "Fixed-window counter (a string) or moving-window log (a list) of one limit and caller.",
@@ -210,7 +215,7 @@ CHANNELS_REDIS: tuple[KeyFamily, ...] = (
     _channels_redis(
         id="channels-redis.channel",
         versions=">=3.0",
-        shapes=("asgispecific.{hex}!",),
+        shapes=("asgispecific.{hex}!", "{prefix}specific.{hex}!"),
         types=frozenset({"zset"}),
         purpose=(
             "Messages waiting for the consumers of one server process.",
@@ -224,5 +229,6 @@ CHANNELS_REDIS: tuple[KeyFamily, ...] = (
         ),
         examples=("asgispecific.d29ccc7972594a01904b270b78fc34f2!",),
         docs=_CHANNELS,
+        proves_prefix=True,
     ),
 )

@@ -20,7 +20,7 @@ RQ: tuple[KeyFamily, ...] = (
     _rq(
         id="rq.job_dependents",
         versions=">=1.0",
-        shapes=("rq:job:{name}:dependents",),
+        shapes=("rq:job:{name}:dependents", "{prefix}:job:{name}:dependents"),
         types=frozenset({"set"}),
         purpose=("Ids of the jobs waiting for this job to finish.", "等待该任务完成的后续任务 id。"),
         persists=False,
@@ -31,11 +31,12 @@ RQ: tuple[KeyFamily, ...] = (
         ),
         examples=("rq:job:f86f2e4a-c120-4a2e-bc16-cf668f2d9f06:dependents",),
         docs=_SRC + "job.py",
+        proves_prefix=True,
     ),
     _rq(
         id="rq.job_dependencies",
         versions=">=1.2",
-        shapes=("rq:job::{name}:dependencies",),
+        shapes=("rq:job::{name}:dependencies", "{prefix}:job::{name}:dependencies"),
         types=frozenset({"set"}),
         purpose=("Ids of the jobs this job depends on.", "该任务所依赖的前置任务 id。"),
         persists=False,
@@ -46,6 +47,7 @@ RQ: tuple[KeyFamily, ...] = (
         ),
         examples=("rq:job::8742e215-da0e-4ced-adc9-3c37ac539ab7:dependencies",),
         docs=_SRC + "job.py",
+        proves_prefix=True,
     ),
     _rq(
         id="rq.job",
@@ -113,7 +115,7 @@ RQ: tuple[KeyFamily, ...] = (
     _rq(
         id="rq.intermediate_queue",
         versions=">=1.15",
-        shapes=("rq:queue:{name}:intermediate",),
+        shapes=("rq:queue:{name}:intermediate", "{prefix}:queue:{name}:intermediate"),
         types=frozenset({"list"}),
         purpose=(
             "Jobs a worker has popped but not yet registered as started.",
@@ -127,6 +129,7 @@ RQ: tuple[KeyFamily, ...] = (
         ),
         examples=("rq:queue:default:intermediate",),
         docs=_SRC + "intermediate_queue.py",
+        proves_prefix=True,
     ),
     _rq(
         id="rq.queue",

@@ -35,7 +35,7 @@ RQ_WORKERS: tuple[KeyFamily, ...] = (
     _rq(
         id="rq.worker_executions",
         versions=">=3.0",
-        shapes=("rq:worker:{name}:executions",),
+        shapes=("rq:worker:{name}:executions", "{prefix}:worker:{name}:executions"),
         types=frozenset({"set"}),
         purpose=("The executions a worker is running.", "某个 worker 正在进行的执行记录。"),
         persists=False,
@@ -46,6 +46,7 @@ RQ_WORKERS: tuple[KeyFamily, ...] = (
         ),
         examples=("rq:worker:e73734f26b81455ba112bf3d0d72bac8:executions",),
         docs=_SRC + "executions.py",
+        proves_prefix=True,
     ),
     _rq(
         id="rq.worker",
@@ -95,7 +96,7 @@ RQ_WORKERS: tuple[KeyFamily, ...] = (
     _rq(
         id="rq.scheduler_lock",
         versions=">=1.2",
-        shapes=("rq:scheduler-lock:{name}",),
+        shapes=("rq:scheduler-lock:{name}", "{prefix}:scheduler-lock:{name}"),
         types=frozenset({"string"}),
         purpose=("Which worker runs the scheduler for a queue.", "哪个 worker 负责某队列的调度器。"),
         persists=False,
@@ -103,6 +104,7 @@ RQ_WORKERS: tuple[KeyFamily, ...] = (
         advice=("Expires by itself (the scheduler interval plus 60 s).", "自动过期（调度间隔加 60 秒）。"),
         examples=("rq:scheduler-lock:default",),
         docs=_SRC + "scheduler.py",
+        proves_prefix=True,
     ),
     _rq(
         id="rq.scheduler",
@@ -125,7 +127,12 @@ RQ_WORKERS: tuple[KeyFamily, ...] = (
     _rq(
         id="rq.maintenance_locks",
         versions=">=1.0",
-        shapes=("rq:clean_registries:{name}", "rq:clean_groups"),
+        shapes=(
+            "rq:clean_registries:{name}",
+            "rq:clean_groups",
+            "{prefix}:clean_registries:{name}",
+            "{prefix}:clean_groups",
+        ),
         types=frozenset({"string"}),
         purpose=(
             "Lets one worker at a time clean registries or groups.",
@@ -136,6 +143,7 @@ RQ_WORKERS: tuple[KeyFamily, ...] = (
         advice=("Expires by itself (about 15 minutes).", "自动过期（约 15 分钟）。"),
         examples=("rq:clean_registries:default", "rq:clean_groups"),
         docs=_SRC + "queue.py",
+        proves_prefix=True,
     ),
     _rq(
         id="rq.suspended",

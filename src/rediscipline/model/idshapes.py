@@ -85,7 +85,7 @@ _VOWEL = re.compile(rb"[aeiouAEIOU]")
 _TOKEN_PIECES = re.compile(rb"[+/_=-]+")
 _HEX_OR_DIGITS = re.compile(rb"[0-9a-f]+|[0-9A-F]+")
 _LOWER_WORD = re.compile(rb"[a-z]+")
-_HEX = re.compile(rb"[0-9A-Fa-f]+")
+HEX_RUN = re.compile(rb"[0-9A-Fa-f]+")
 #: Hex digest widths: MD5, SHA-1, SHA-224, SHA-256, SHA-384, SHA-512 (and 16 for a half MD5).
 DIGEST_WIDTHS = (128, 96, 64, 56, 40, 32, 16)
 _MIN_TOKEN = 16
@@ -153,7 +153,7 @@ def word_then_digest(run: bytes) -> int | None:
     SHA-256...): the same cut for every key of a family, whatever letters the digest starts with."""
     for width in DIGEST_WIDTHS:
         cut = len(run) - width
-        if cut > 0 and run[:cut].isalpha() and _HEX.fullmatch(run, cut) is not None:
+        if cut > 0 and run[:cut].isalpha() and HEX_RUN.fullmatch(run, cut) is not None:
             digest = run[cut:]
             digits = sum(48 <= byte <= 57 for byte in digest)
             # a digest mixes digits and letters, of many values (`AAAA…A10` is a word and a number)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import TypeAlias
 
-from rediscipline.model.idshapes import find_shapes, mixed_case_token, word_like, word_then_digest
+from rediscipline.model.idshapes import HEX_RUN, find_shapes, mixed_case_token, word_like, word_then_digest
 from rediscipline.model.keyname import (
     SLOT_DATE,
     SLOT_DATE_DASHED,
@@ -47,7 +47,6 @@ _SHAPE_MARKS = re.compile(rb"[@+/=]")
 _WORD_THEN_DIGITS = re.compile(rb"([A-Za-z]+)([0-9]+)")
 _CODE = re.compile(rb"[A-Z][0-9]{3,}")
 
-_HEX_ONLY = re.compile(rb"[0-9A-Fa-f]+")
 _ULID = re.compile(rb"[0-7][0-9A-HJKMNP-TV-Z]{25}")
 _DAYS_IN_MONTH = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 #: A hex run this long is an id even when its bytes happen to be all letters (`deadbeef`) or letters then
@@ -120,7 +119,7 @@ def _classify(run: bytes, out: list[Part], whole: bool = False) -> bool:
                 _literal(piece, out)
         return True
     upper = run.lower() != run
-    hexadecimal = _HEX_ONLY.fullmatch(run) is not None
+    hexadecimal = HEX_RUN.fullmatch(run) is not None
     if hexadecimal and HEX_MIN_WIDTH <= width <= HEX_MAX_WIDTH:
         out.append(_shared(SLOT_HEX, width, upper))
         return True

@@ -77,6 +77,7 @@ CLAIMED: dict[str, str] = {
     "rq job": "rq",
     "rq job results": "rq",
     "rq queue": "rq",
+    "flask-caching memoize": "flask-caching",
 }
 #: Families of the fixture no shape claims once the library's prefix is set, and why.
 UNCLAIMED: dict[str, str] = {
@@ -93,7 +94,6 @@ UNCLAIMED: dict[str, str] = {
     "rq groups index": "`<prefix>:groups` is a set an application names alike",
     "rq worker": "`<prefix>:worker:<name>` is a hash an application names alike",
     "django-redis lock": "a lock is `<prefix>:<version>:<name>`: the name is the application's",
-    "flask-caching memoize": "`<prefix><base64 token>`: the token alone is not the library's",
     "flask-caching view dashboard": "`cached(key_prefix=...)` replaces `view/<path>` with the application's key",
     "flask-caching template fragment": "`_template_fragment_cache_<name>` is not in the catalog",
     "flask-caching cache entry": "`<prefix><key>`: the key is the application's",

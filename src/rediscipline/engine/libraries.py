@@ -133,7 +133,11 @@ class LibraryCatalog:
                 self._index.setdefault(key, []).append((compile_shape(shape), family))
         self._unprefixed: Sequence[tuple[re.Pattern[bytes], KeyFamily]] = self._index.get(_ANY_PREFIX, [])
         #: the rows that claim keys only under a proved prefix, in catalog order
-        self._waiting = [(pattern, family) for pattern, family in self._unprefixed if waits_for_prefix(family)]
+        self._waiting = [
+            (pattern, family)
+            for pattern, family in self._unprefixed
+            if "prefix" in pattern.groupindex and waits_for_prefix(family)
+        ]
         self.libraries = frozenset(family.library for family in self.families)
 
     def family_of(self, template: KeyTemplate, key_type: str | None = None) -> KeyFamily | None:

@@ -163,7 +163,7 @@ FLASK_CACHING: tuple[KeyFamily, ...] = (
     _flask_caching(
         id="flask-caching.view",
         versions=">=1.0",
-        shapes=("flask_cache_view/{rest}", "{rest}view//{rest}"),
+        shapes=("flask_cache_view/{rest}", "{prefix}view//{rest}"),
         types=frozenset({"string"}),
         purpose=("A view response cached by `@cache.cached`.", "由 `@cache.cached` 缓存的视图响应。"),
         persists=False,
@@ -174,11 +174,12 @@ FLASK_CACHING: tuple[KeyFamily, ...] = (
             "flask_cache_view//q640adf8deb08fffa83a5f3c6f566950fd7ba81491db12f5ab4269f059df4055a",
         ),
         docs=_FLASK,
+        proves_prefix=True,
     ),
     _flask_caching(
         id="flask-caching.memoize_version",
         versions=">=1.0",
-        shapes=("flask_cache_{name}_memver", "{rest}_memver"),
+        shapes=("flask_cache_{name}_memver", "{prefix}{name}_memver", "{rest}_memver"),
         types=frozenset({"string"}),
         purpose=(
             "The version of a memoized function; `delete_memoized` changes it.",
@@ -189,6 +190,7 @@ FLASK_CACHING: tuple[KeyFamily, ...] = (
         advice=_FLASK_ADVICE,
         examples=("flask_cache___main__.compute_memver", "flask_cache_app.services.Svc.meth_memver"),
         docs=_FLASK,
+        proves_prefix=True,
     ),
     _flask_caching(
         id="flask-caching.memoize",

@@ -15,14 +15,17 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rediscipline.redis_meta.libraries.node import BULL_FAMILIES
-from rediscipline.redis_meta.libraries.python_caches import DJANGO
+from rediscipline.redis_meta.libraries.python_caches import DJANGO, FLASK_CACHING
 from rediscipline.redis_meta.libraries.python_celery import KOMBU, REDBEAT
 from rediscipline.redis_meta.libraries.python_dramatiq import DRAMATIQ
 from rediscipline.redis_meta.libraries.python_limits_locks_models import CHANNELS_REDIS
 from rediscipline.redis_meta.libraries.python_rq import RQ
 from rediscipline.redis_meta.libraries.schema import KeyFamily
 
-_BY_ID = {family.id: family for family in (*DJANGO, *KOMBU, *REDBEAT, *DRAMATIQ, *RQ, *CHANNELS_REDIS, *BULL_FAMILIES)}
+_BY_ID = {
+    family.id: family
+    for family in (*DJANGO, *FLASK_CACHING, *KOMBU, *REDBEAT, *DRAMATIQ, *RQ, *CHANNELS_REDIS, *BULL_FAMILIES)
+}
 
 
 def _under_prefix(
@@ -67,6 +70,7 @@ PROVING: tuple[KeyFamily, ...] = (
 #: Rows that claim keys only under a prefix another key of their library proved.
 UNDER_PREFIX: tuple[KeyFamily, ...] = (
     _under_prefix("django.cache", ("{prefix}:{int}:{rest}",), ("shop:3:user_profile_1042",)),
+    _under_prefix("flask-caching.memoize", ("{prefix}{token}",), ("shopfront:+05b6Sthl3+bmkzJvn+A9y",)),
     _under_prefix("kombu.default_queue", ("{prefix}{name}",), ("shop:analytics",)),
     _under_prefix("dramatiq.messages", ("{prefix}:{name}.msgs",), ("shop-tasks:default.msgs",)),
     _under_prefix("dramatiq.queue", ("{prefix}:{name}",), ("shop-tasks:default",)),

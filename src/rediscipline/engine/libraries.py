@@ -6,6 +6,10 @@ bytes as they are, each placeholder as `\\x00<slot>\\x00`. So `{var}` matches ex
 or a key list and on key templates from code alike. Attribution runs once per template (the engine memoises
 it with the template's verdict); the rows are indexed by the first two bytes of their literal prefix, so a
 template is tried against the few rows that can match, not the whole catalog.
+
+A shape that starts with `{prefix}` captures the library's configurable prefix. A row that `proves_prefix`
+attributes its keys at once and records the prefix; a row that waits for one (`waits_for_prefix`) only names
+the candidates (`LibraryCatalog.waiting`), and the engine settles them once every key of the run is in.
 """
 
 from __future__ import annotations

@@ -194,3 +194,10 @@ def test_every_example_of_the_catalog_is_attributed_to_its_row(family: KeyFamily
         found = {catalog.family_of(template, key_type) for key_type in sorted(family.types)}
         found |= {f for key_type in family.types for f, _prefix in catalog.waiting(template, key_type)}
         assert family in found, (example, sorted(f.id for f in found))
+
+
+def test_names_longer_than_any_library_writes_are_not_attributed() -> None:
+    """A megabyte-long name is the application's (shapes with several `{rest}` would backtrack over it)."""
+    name = b":1:views.decorators.cache.cache_page." + b"(" * 1_048_576
+    assert default_catalog().match(KeyTemplate(infer_parts(name)), "string") is None
+    assert default_catalog().waiting(KeyTemplate(infer_parts(b"shop:3:" + b"x" * 2000)), "string") == []

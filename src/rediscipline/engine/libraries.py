@@ -51,6 +51,9 @@ _FIELD = re.compile(r"\{\{|\}\}|\{([a-z]+)\}")
 _PREFIX = rb"(?P<prefix>(?:[^\x00]|" + _ONE + rb")+?)"
 #: Rows whose shape starts with a field are tried on every template.
 _ANY_PREFIX = b""
+#: The longest key (as `typed` renders it) attribution looks at: no library writes longer names than a page
+#: cache key with its URL digests, and shapes with several `{rest}` would backtrack over megabytes.
+LONGEST_ATTRIBUTED = 512
 
 
 class ShapeError(ValueError):
@@ -156,7 +159,9 @@ class LibraryCatalog:
         prefix proved in the run decides which library's key it is (`shop-tasks:default` is a dramatiq queue
         under namespace `shop-tasks`, or a kombu queue under `global_keyprefix` `shop-tasks:`)."""
         rendered = typed(template)
-        found = []
+        found: list[tuple[KeyFamily, bytes]] = []
+        if len(rendered) > LONGEST_ATTRIBUTED:
+            return found
         for pattern, family in self._waiting:
             if key_type is not None and family.types and key_type not in family.types:
                 continue
@@ -170,6 +175,8 @@ class LibraryCatalog:
         `key_type` (an unknown type admits every family but those whose shape an application's key can take:
         `KeyFamily.type_required`), with the `{prefix}` its shape captured (as rendered by `typed`), if any."""
         rendered = typed(template)
+        if len(rendered) > LONGEST_ATTRIBUTED:
+            return None
         candidates = self._index.get(rendered[:2], ())
         best: tuple[int, KeyFamily, bytes | None] | None = None
         for rows in (candidates, self._unprefixed):

@@ -29,7 +29,7 @@ LOOSE = {
     "prefix": r".+",
     "int": r"[0-9]+",
     "uuid": r"[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}",
-    "hex": r"[0-9a-fA-F]*[0-9][0-9a-fA-F]*",
+    "hex": r"(?=[0-9a-fA-F]*[0-9])[0-9a-fA-F]{8,}",  # inference reads shorter runs as numbers or words
     "token": r"[A-Za-z0-9+/=_-]*[0-9][A-Za-z0-9+/=_-]*",
     "date": r"[0-9]{4}-?[0-9]{2}-?[0-9]{2}(?:[T ][0-9:.]+Z?)?",
 }

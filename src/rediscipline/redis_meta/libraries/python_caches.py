@@ -243,7 +243,9 @@ OTHER_CACHES: tuple[KeyFamily, ...] = (
     _fastapi_cache2(
         id="fastapi-cache2.response",
         versions=">=0.1",
-        shapes=("::{hex}", ":{name}:{hex}", "fastapi-cache::{hex}", "fastapi-cache:{name}:{hex}"),
+        # `{name}::{hex}`: under the `prefix` given to FastAPICache.init, with no namespace (a response digest
+        # is never a Spring Cache key, whose shape is otherwise the same)
+        shapes=("::{hex}", ":{name}:{hex}", "fastapi-cache::{hex}", "fastapi-cache:{name}:{hex}", "{name}::{hex}"),
         types=frozenset({"string"}),
         purpose=(
             "A response cached by `@cache`, under the MD5 of the function and its arguments.",
@@ -341,7 +343,7 @@ CACHEOPS: tuple[KeyFamily, ...] = (
     _cacheops(
         id="django-cacheops.conj",
         versions=">=4.0",
-        shapes=("conj:{name}:{rest}", "conj:{name}:"),
+        shapes=("conj:{name}:{rest}", "conj:{name}:", "{prefix}conj:{name}:{rest}"),  # under CACHEOPS_PREFIX
         types=frozenset({"set"}),
         purpose=(
             "The cache keys to invalidate when rows matching a condition change.",
@@ -355,6 +357,7 @@ CACHEOPS: tuple[KeyFamily, ...] = (
         ),
         examples=("conj:auth_user:id=1", "conj:auth_user:"),
         docs=_CACHEOPS + "getset.py",
+        proves_prefix=True,
     ),
     _cacheops(
         id="django-cacheops.schemes",

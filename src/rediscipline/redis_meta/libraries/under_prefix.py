@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rediscipline.redis_meta.libraries.node import BULL_FAMILIES
-from rediscipline.redis_meta.libraries.python_caches import DJANGO, FLASK_CACHING
+from rediscipline.redis_meta.libraries.python_caches import CACHEOPS, DJANGO, FLASK_CACHING
 from rediscipline.redis_meta.libraries.python_celery import KOMBU, REDBEAT
 from rediscipline.redis_meta.libraries.python_dramatiq import DRAMATIQ
 from rediscipline.redis_meta.libraries.python_limits_locks_models import CHANNELS_REDIS
@@ -24,16 +24,32 @@ from rediscipline.redis_meta.libraries.schema import KeyFamily
 
 _BY_ID = {
     family.id: family
-    for family in (*DJANGO, *FLASK_CACHING, *KOMBU, *REDBEAT, *DRAMATIQ, *RQ, *CHANNELS_REDIS, *BULL_FAMILIES)
+    for family in (
+        *DJANGO,
+        *FLASK_CACHING,
+        *CACHEOPS,
+        *KOMBU,
+        *REDBEAT,
+        *DRAMATIQ,
+        *RQ,
+        *CHANNELS_REDIS,
+        *BULL_FAMILIES,
+    )
 }
 
 
 def _under_prefix(
-    family_id: str, shapes: tuple[str, ...], examples: tuple[str, ...], *, proves: bool = False
+    family_id: str,
+    shapes: tuple[str, ...],
+    examples: tuple[str, ...],
+    *,
+    proves: bool = False,
+    types: frozenset[str] | None = None,
 ) -> KeyFamily:
     family = _BY_ID[family_id]
     return replace(
         family,
+        types=family.types if types is None else types,
         id=f"{family_id}_{'proving' if proves else 'under'}_prefix",
         shapes=shapes,
         examples=examples,
@@ -71,6 +87,12 @@ PROVING: tuple[KeyFamily, ...] = (
 UNDER_PREFIX: tuple[KeyFamily, ...] = (
     _under_prefix("django.cache", ("{prefix}:{int}:{rest}",), ("shop:3:user_profile_1042",)),
     _under_prefix("flask-caching.memoize", ("{prefix}{token}",), ("shopfront:+05b6Sthl3+bmkzJvn+A9y",)),
+    _under_prefix(
+        "django-cacheops.queryset",
+        ("{prefix}q:{hex}", "{prefix}q:{hex}:signal"),
+        ("crm:q:5d41402abc4b2a76b9719d911017c592",),
+    ),
+    _under_prefix("django-cacheops.schemes", ("{prefix}schemes:{name}",), ("crm:schemes:auth_user",)),
     _under_prefix("kombu.default_queue", ("{prefix}{name}",), ("shop:analytics",)),
     _under_prefix("dramatiq.messages", ("{prefix}:{name}.msgs",), ("shop-tasks:default.msgs",)),
     _under_prefix("dramatiq.queue", ("{prefix}:{name}",), ("shop-tasks:default",)),
@@ -98,7 +120,8 @@ UNDER_PREFIX: tuple[KeyFamily, ...] = (
     # (`meta`, `wait`...) are claimed by the rows before.
     _under_prefix(
         "bullmq.job",
-        ("{prefix}:{name}:{name}", "{prefix}:{name}:{rest}:logs", "{prefix}:{name}:{rest}:lock"),
+        ("{prefix}:{name}:{name}", "{prefix}:{name}:{rest}:logs"),
         ("shop:emails:1042", "shop:emails:invoice-1042:logs"),
+        types=frozenset({"hash", "list"}),  # the job and its log lines: a string under the prefix is another's
     ),
 )

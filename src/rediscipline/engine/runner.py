@@ -600,9 +600,12 @@ class Engine:
             return exempt(family, rule_id, rule_family.get(rule_id, ""), policy.judges_names(family))
 
         kept = [f for f in findings if not dropped(f.pattern, f.rule_id)]
+        left: dict[bytes, int] = {}
+        for finding in kept:
+            if finding.pattern in late and finding.severity >= Severity.WARNING:
+                left[finding.pattern] = max(left.get(finding.pattern, 0), finding.count)
         for pattern in late:
-            left = [f.count for f in kept if f.pattern == pattern and f.severity >= Severity.WARNING]
-            self.flagged.cap(pattern, max(left, default=0))
+            self.flagged.cap(pattern, left.get(pattern, 0))
         return kept, [item for item in aggregates if not dropped(item[0], item[2])]
 
     def _judge_server(self, server: ServerFact, keyspace: Any, groups: Groups) -> None:

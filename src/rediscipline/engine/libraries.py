@@ -163,7 +163,7 @@ class LibraryCatalog:
         if len(rendered) > LONGEST_ATTRIBUTED:
             return found
         for pattern, family in self._waiting:
-            if key_type is not None and family.types and key_type not in family.types:
+            if not _admits(family, key_type):
                 continue
             match = pattern.fullmatch(rendered)
             if match is not None:
@@ -181,9 +181,7 @@ class LibraryCatalog:
         best: tuple[int, KeyFamily, bytes | None] | None = None
         for rows in (candidates, self._unprefixed):
             for pattern, family in rows:
-                if key_type is None and family.type_required:
-                    continue
-                if key_type is not None and family.types and key_type not in family.types:
+                if not _admits(family, key_type):
                     continue
                 found = pattern.fullmatch(rendered)
                 if found is not None:
@@ -192,6 +190,14 @@ class LibraryCatalog:
                         best = (order, family, found.groupdict().get("prefix"))
                     break
         return (best[1], best[2]) if best is not None else None
+
+
+def _admits(family: KeyFamily, key_type: str | None) -> bool:
+    """Whether a key of `key_type` can be the family's: a known type must be one of its types, and an unknown
+    one admits every family but those whose shape an application's key can take (`type_required`)."""
+    if key_type is None:
+        return not family.type_required
+    return not family.types or key_type in family.types
 
 
 def waits_for_prefix(family: KeyFamily) -> bool:

@@ -50,6 +50,11 @@ def _levels(pattern: bytes) -> list[bytes]:
     return _LEVELS.split(pattern)
 
 
+def _agreed(known: str | None, family: str) -> str:
+    """The family of a pattern seen once more with `family` ("" for none): "?" once two sightings disagree."""
+    return family if known is None or known == family else "?"
+
+
 class PatternTable:
     def __init__(self, cap: int = DEFAULT_PATTERN_CAP, merge_at: int = 24) -> None:
         self.cap = cap
@@ -160,8 +165,7 @@ class PatternTable:
     def note_family(self, pattern: bytes, family: str | None) -> None:
         """Record which library family (catalog id) wrote keys of a template's `pattern`, or that none did."""
         if len(self._families) < self.cap or pattern in self._families:
-            known = self._families.get(pattern)
-            self._families[pattern] = (family or "") if known is None or known == (family or "") else "?"
+            self._families[pattern] = _agreed(self._families.get(pattern), family or "")
 
     def prove_prefix(self, library: str, prefix: bytes) -> None:
         if len(self._prefixes) < self.cap:
@@ -193,8 +197,7 @@ class PatternTable:
         found: dict[bytes, str] = {}
         for pattern, family in self._families.items():
             target = self.canonical(pattern)
-            known = found.get(target)
-            found[target] = family if known is None or known == family else "?"
+            found[target] = _agreed(found.get(target), family)
         return {pattern: family for pattern, family in found.items() if family not in ("", "?")}
 
     def merge(self, other: PatternTable) -> None:
@@ -222,8 +225,7 @@ class PatternTable:
         for source, target in other._moved.items():
             self._moved.setdefault(source, target)
         for pattern, family in other._families.items():
-            known = self._families.get(pattern)
-            self._families[pattern] = family if known is None or known == family else "?"
+            self._families[pattern] = _agreed(self._families.get(pattern), family)
         self._prefixes |= other._prefixes
         for pattern, candidate in other._candidates.items():
             self._candidates.setdefault(pattern, candidate)

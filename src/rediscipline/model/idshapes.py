@@ -33,17 +33,20 @@ from rediscipline.model.keyname import (
 
 _BOUNDARY = rb"(?<![0-9A-Za-z])"
 _END = rb"(?![0-9A-Za-z])"
-_DATE = rb"(?:19|20)[0-9]{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])"
+#: A UUID of any case, and an ISO date: read whole here, and by the run rules of `keypattern` too.
+UUID = rb"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"
+DATE = rb"(?:19|20)[0-9]{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])"
 _TIME = rb"[T ][0-2][0-9]:[0-5][0-9](?::[0-5][0-9](?:[.,][0-9]{1,9})?)?(?:Z|[+-][0-2][0-9]:?[0-5][0-9])?"
 #: Shapes with a dash: a UUID of any case (any first group), an ISO date or timestamp, an ISO week.
 _DASHED = re.compile(
     _BOUNDARY
-    + rb"(?:(?P<uuid>[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})"
-    + rb"|(?P<datetime>"
-    + _DATE
+    + rb"(?:(?P<uuid>"
+    + UUID
+    + rb")|(?P<datetime>"
+    + DATE
     + _TIME
     + rb")|(?P<date>"
-    + _DATE
+    + DATE
     + rb")|(?P<week>(?:19|20)[0-9]{2}-?W(?:0[1-9]|[1-4][0-9]|5[0-3])))"
     + _END
 )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import TypeAlias
 
-from rediscipline.model.idshapes import HEX_RUN, find_shapes, mixed_case_token, word_like, word_then_digest
+from rediscipline.model.idshapes import DATE, HEX_RUN, UUID, find_shapes, mixed_case_token, word_like, word_then_digest
 from rediscipline.model.keyname import (
     SLOT_DATE,
     SLOT_DATE_DASHED,
@@ -38,8 +38,8 @@ _SPLIT = re.compile(
     rb"((?<![0-9A-Za-z])(?:[A-Za-z]*[0-9][0-9A-Za-z]*(?:-[0-9A-Za-z]+)*"
     rb"|(?:[A-Za-z]{16,}|[a-f]{8,}|[A-F]{8,})(?![0-9A-Za-z])))"
 )
-_UUID = re.compile(rb"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}")
-_DATE_DASHED = re.compile(rb"(?:19|20)[0-9]{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])")
+_UUID = re.compile(UUID)
+_DATE_DASHED = re.compile(DATE)
 #: Bytes only identifiers `idshapes` reads whole contain (an e-mail, a `name=value` pair, base64, an IPv6 or
 #: IPv4 address, eight `:` groups, a base64url token: `_` or `-` with an upper-case letter): a key without
 #: them is split into runs directly.

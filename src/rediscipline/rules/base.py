@@ -9,6 +9,7 @@
 * `CallRule` judges one call site in source code with what only the code shows (TTL options, loops, batches).
 * `InstanceRule` judges a whole server once, at the end, from its `ServerFact` and the keyspace statistics.
 * `SuppressionRule` judges the tool's own suppression comments that suppressed nothing, after the others ran.
+* `ClusterRule` judges a whole cluster once, at the end, from what every shard's scan found (`ClusterView`).
 
 A rule may be both a `FactRule` and an `AggregateRule`: it judges each fact and folds some of them too (a TTL
 too long per key, too short per pattern).
@@ -34,6 +35,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Generic, TypeVar
 
+from rediscipline.model.cluster import ClusterView
 from rediscipline.model.code import CodeCall, UnusedSuppression
 from rediscipline.model.facts import CommandFact, KeyFact
 from rediscipline.model.finding import Example, Violation
@@ -337,6 +339,28 @@ class InstanceRule(Rule[OptionsT]):
     def check(
         self, server: ServerFact, keyspace: KeyspaceStats | None, ctx: RuleContext[OptionsT]
     ) -> Iterable[Violation]:
+        raise NotImplementedError
+
+
+@dataclass(slots=True)
+class ClusterViolation:
+    """A cluster rule's violation with what it is about: `subject` names it in the finding (`shard
+    10.0.0.5:7001`, `slot 866`, a setting) and `example`, when given, is shown as its example (a hashtag's
+    bytes, a shard's address)."""
+
+    violation: Violation
+    subject: str
+    example: bytes | None = None
+
+
+class ClusterRule(Rule[OptionsT]):
+    """A rule on a whole cluster, run once at the end of a cluster scan with what every shard's scan found.
+
+    Violations become findings about the cluster, one per (code, subject); set `Violation.value` to the
+    measured quantity (a ratio, a share, a count).
+    """
+
+    def check(self, cluster: ClusterView, ctx: RuleContext[OptionsT]) -> Iterable[ClusterViolation]:
         raise NotImplementedError
 
 

@@ -27,6 +27,23 @@ Rules on probed values, commands, servers and code use four more tables (all opt
 For a name rule, each key of a call is also judged as a key template from code at the call's place, as the
 code source reports it (`f"tmp:{uid}"` is the key `tmp:*` at that line).
 
+Cluster rules (CLU) judge one `[case.cluster]` table, a `ClusterView` fed to the engine after everything else:
+
+* `shards`: a list of shard tables — `shard-id` (default `shard<N>`), `address` (default `10.0.0.<N+1>:7000`),
+  `role` (`master`, the default, or `replica`: the node scanned), `slots` (inclusive ranges, `[[0, 5460]]`;
+  when no shard gives `slots`, the 16384 slots are split as `redis-cli --cluster create` splits them),
+  `replicas` (online replicas, default 1), `keys` (default 0), `memory`, `server-keys`, `used-memory`,
+  `maxmemory`, `config` (a table of setting → value), `status` (`complete`, `partial` or `failed`);
+* `slots`: a list of slot tables — `slot`, `shard` (index in `shards`; default: the shard serving the slot),
+  `keys`, `memory`, `cpu-usec`, `network-bytes`;
+* `hashtags`: a list of tag tables — `tag` (or `tag-escaped` with `\\xNN` escapes for arbitrary bytes), `slot`
+  (default: the tag's hash slot), `shard` (default: the shard serving the slot), `keys`, `memory`;
+* `slots-from` (`scan`, the default, or `server`: the slot key counts are CLUSTER SLOT-STATS'),
+  `sample-rate`, and `uncovered` (default: the slots no shard's ranges cover).
+
+Expectations may also give `value` (the finding's measured value, `Finding.worst`) and `example` (or
+`example-escaped`): the bytes of the finding's first example.
+
 `line` in an expectation is the line of a finding at a place in a file (code).
 """
 
@@ -44,14 +61,25 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from rediscipline.engine.runner import Engine
+from rediscipline.model.cluster import (
+    CLUSTER_SLOTS,
+    SLOTS_FROM_SCAN,
+    SLOTS_FROM_SERVER,
+    ClusterView,
+    HashtagStat,
+    ShardStat,
+    SlotRange,
+    SlotStat,
+)
 from rediscipline.model.code import CodeCall
 from rediscipline.model.facts import CommandFact, KeyFact
-from rediscipline.model.finding import Finding
+from rediscipline.model.finding import Example, Finding
 from rediscipline.model.keyname import SLOT_ANY, KeyTemplate, Part, Placeholder
 from rediscipline.model.location import Location
 from rediscipline.model.server import ServerFact
+from rediscipline.redis_meta.keyslot import hash_slot
 from rediscipline.rules import default_registry
-from rediscipline.rules.base import ConfiguredRule, NameRule
+from rediscipline.rules.base import ClusterRule, ConfiguredRule, NameRule, RuleContext
 from rediscipline.rules.options import build
 from rediscipline.settings.namespaces import parse_namespace
 
@@ -72,6 +100,7 @@ class Case:
     commands: list[CommandFact] = field(default_factory=list)
     calls: list[CodeCall] = field(default_factory=list)
     also: list[str] = field(default_factory=list)
+    cluster: ClusterView | None = None
 
     @property
     def passing(self) -> bool:
@@ -101,6 +130,7 @@ def load_cases() -> list[Case]:
                     commands=[_command(c) for c in raw.get("commands", [])],
                     calls=[_call(c, line) for line, c in enumerate(raw.get("calls", []), 1)],
                     also=list(raw.get("also", [])),
+                    cluster=_cluster(raw["cluster"]) if "cluster" in raw else None,
                 )
             )
     return cases
@@ -173,6 +203,92 @@ def _command(raw: dict[str, Any]) -> CommandFact:
     )
 
 
+_SHARD_FIELDS = {
+    "memory": "memory",
+    "server-keys": "server_keys",
+    "used-memory": "used_memory",
+    "maxmemory": "maxmemory",
+    "status": "status",
+}
+_SLOT_FIELDS = {"memory": "memory", "cpu-usec": "cpu_usec", "network-bytes": "network_bytes"}
+
+
+def even_slots(count: int) -> list[tuple[SlotRange, ...]]:
+    """The slots of `count` masters as `redis-cli --cluster create` assigns them (5461, 5462, 5461 for three)."""
+    ranges: list[tuple[SlotRange, ...]] = []
+    first, cursor, per_node = 0, 0.0, CLUSTER_SLOTS / count
+    for index in range(count):
+        last = round(cursor + per_node - 1)
+        if last > CLUSTER_SLOTS or index == count - 1:
+            last = CLUSTER_SLOTS - 1
+        last = max(last, first)
+        ranges.append(((first, last),))
+        first, cursor = last + 1, cursor + per_node
+    return ranges
+
+
+def _cluster(raw: dict[str, Any]) -> ClusterView:
+    unknown = set(raw) - {"shards", "slots", "hashtags", "slots-from", "sample-rate", "uncovered"}
+    assert not unknown, f"unknown cluster fields {sorted(unknown)}"
+    shards_raw = list(raw.get("shards", []))
+    split = even_slots(len(shards_raw)) if shards_raw and all("slots" not in s for s in shards_raw) else None
+    shards = tuple(_shard(index, s, split[index] if split else None) for index, s in enumerate(shards_raw))
+
+    def serving(slot: int) -> int | None:
+        for index, shard in enumerate(shards):
+            if any(first <= slot <= last for first, last in shard.slots):
+                return index
+        return None
+
+    slots = tuple(_slot(s, serving) for s in raw.get("slots", []))
+    hashtags = tuple(_hashtag(h, serving) for h in raw.get("hashtags", []))
+    covered = sum(shard.slot_count for shard in shards)
+    slots_from = {"scan": SLOTS_FROM_SCAN, "server": SLOTS_FROM_SERVER}[raw.get("slots-from", "scan")]
+    return ClusterView(
+        shards,
+        slots,
+        hashtags,
+        slots_from=slots_from,
+        sample_rate=raw.get("sample-rate"),
+        uncovered_slots=raw.get("uncovered", CLUSTER_SLOTS - covered),
+    )
+
+
+def _shard(index: int, raw: dict[str, Any], split: tuple[SlotRange, ...] | None) -> ShardStat:
+    named = {"shard-id", "address", "role", "slots", "replicas", "keys", "config"}
+    unknown = set(raw) - set(_SHARD_FIELDS) - named
+    assert not unknown, f"unknown shard fields {sorted(unknown)}"
+    values = {attr: raw[key] for key, attr in _SHARD_FIELDS.items() if key in raw}
+    slots = split if split is not None else tuple((first, last) for first, last in raw.get("slots", []))
+    return ShardStat(
+        shard_id=raw.get("shard-id", f"shard{index}"),
+        address=raw.get("address", f"10.0.0.{index + 1}:7000"),
+        scanned_role=raw.get("role", "master"),
+        slots=slots,
+        replicas=raw.get("replicas", 1),
+        keys=raw.get("keys", 0),
+        config=tuple((name, str(value)) for name, value in raw.get("config", {}).items()),
+        **values,
+    )
+
+
+def _slot(raw: dict[str, Any], serving: Any) -> SlotStat:
+    unknown = set(raw) - set(_SLOT_FIELDS) - {"slot", "shard", "keys"}
+    assert not unknown, f"unknown slot fields {sorted(unknown)}"
+    values = {attr: raw[key] for key, attr in _SLOT_FIELDS.items() if key in raw}
+    slot = raw["slot"]
+    return SlotStat(slot, raw.get("shard", serving(slot)), raw.get("keys", 0), **values)
+
+
+def _hashtag(raw: dict[str, Any], serving: Any) -> HashtagStat:
+    unknown = set(raw) - {"tag", "tag-escaped", "slot", "shard", "keys", "memory"}
+    assert not unknown, f"unknown hashtag fields {sorted(unknown)}"
+    tag = _escaped(raw, "tag")
+    assert tag is not None, "a hashtag needs a tag"
+    slot = raw.get("slot", hash_slot(tag))
+    return HashtagStat(tag, slot, raw.get("shard", serving(slot)), raw.get("keys", 0), raw.get("memory"))
+
+
 def glob_template(glob: str) -> KeyTemplate:
     """A key template from a glob as code would give it: `user:*:profile` → `user:` + unknown + `:profile`."""
     parts: list[Part] = []
@@ -241,8 +357,32 @@ def run_case(case: Case) -> list[Finding]:
         if templates_at_calls:
             for template in call.keys:
                 engine.feed(KeyFact(template, call.origin))
+    if case.cluster is not None:
+        return _judge_cluster(configured, case.cluster, [configured, *others])
     source = "code" if case.calls else "live" if case.facts or case.server or case.commands else "keys"
     return [f for f in engine.finish(source).findings if f.rule_id == case.rule_id]
+
+
+def _judge_cluster(configured: ConfiguredRule, view: ClusterView, rules: list[ConfiguredRule]) -> list[Finding]:
+    """The findings of a cluster rule on `view`, one per violation (until the engine takes a ClusterView)."""
+    rule = configured.rule
+    assert isinstance(rule, ClusterRule)
+    ctx = RuleContext(configured.options, configured.severity, enabled=frozenset(r.id for r in rules))
+    origin = Location("live", "cluster")
+    return [
+        Finding(
+            rule_id=rule.meta.id,
+            code=found.violation.code,
+            severity=found.violation.severity or configured.severity,
+            message=found.violation.message,
+            location=origin,
+            fingerprint="",
+            worst=found.violation.value,
+            subject=found.subject,
+            examples=(Example(found.example, origin),) if found.example is not None else (),
+        )
+        for found in rule.check(view, ctx)
+    ]
 
 
 def at_code(case: Case) -> bool:
@@ -262,5 +402,10 @@ def matches(finding: Finding, expected: dict[str, Any]) -> bool:
     if "line" in expected and finding.location.line != expected["line"]:
         return False
     if "message" in expected and finding.message.en != expected["message"]:
+        return False
+    if "value" in expected and (finding.worst is None or abs(finding.worst - expected["value"]) > 1e-9):
+        return False
+    example = _escaped(expected, "example")
+    if example is not None and (not finding.examples or finding.examples[0].name != example):
         return False
     return "severity" not in expected or finding.severity.label == expected["severity"]

@@ -6,6 +6,7 @@ from typing import Any
 
 from rediscipline.rules.base import Rule
 from rediscipline.rules.batch import ALL as BATCH_RULES
+from rediscipline.rules.cluster import ALL as CLUSTER_RULES
 from rediscipline.rules.command import ALL as COMMAND_RULES
 from rediscipline.rules.config import ALL as CONFIG_RULES
 from rediscipline.rules.key import ALL as KEY_RULES
@@ -25,6 +26,7 @@ ALL_RULES: tuple[type[Rule[Any]], ...] = (
     *PUBSUB_RULES,
     *CONFIG_RULES,
     *SECURITY_RULES,
+    *CLUSTER_RULES,
     *SUPPRESSION_RULES,
 )
 

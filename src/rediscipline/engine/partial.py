@@ -20,11 +20,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rediscipline.engine.cluster import SlotCollector
 from rediscipline.engine.flagged import FlaggedKeys
 from rediscipline.engine.groups import Groups
 from rediscipline.engine.keyspace import KeyspaceCollector
 from rediscipline.engine.patterns import PatternTable
 from rediscipline.engine.unreadable import UnreadableTally
+from rediscipline.model.cluster import ClusterView
 from rediscipline.model.code import FileDirectives
 from rediscipline.model.server import ServerFact
 from rediscipline.rules.base import Accumulator
@@ -36,7 +38,8 @@ class Partial:
 
     `servers` are the servers whose instance rules run at the end (with the merged keyspace), by part;
     `judged` the findings of servers judged before (a config file replaced by another); `started` the
-    `time.perf_counter()` the earliest engine started at.
+    `time.perf_counter()` the earliest engine started at; `slots` the keys per hash slot and hashtag of
+    parts that are a cluster's shards; `cluster` the cluster they are the shards of, once a part was told.
     """
 
     part: int
@@ -51,6 +54,8 @@ class Partial:
     judged: Groups
     directives: tuple[FileDirectives, ...]
     started: float
+    slots: SlotCollector | None = None
+    cluster: ClusterView | None = None
 
     def merge(self, other: Partial) -> None:
         """Fold `other`, the partial of another part of the same run (same rules and settings), into this one.
@@ -74,3 +79,8 @@ class Partial:
         self.directives = tuple(sorted((*self.directives, *other.directives), key=lambda file: file.path))
         self.part = min(self.part, other.part)
         self.started = min(self.started, other.started)
+        if self.slots is None:
+            self.slots = other.slots
+        elif other.slots is not None:
+            self.slots.merge(other.slots)
+        self.cluster = self.cluster or other.cluster

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, cast
 
+from rediscipline.engine.cluster import SlotCollector, judge_cluster
 from rediscipline.engine.flagged import FlaggedKeys
 from rediscipline.engine.groups import AFTER_EVERY_KEY, Group, Groups, ResolvedViolation, resolve
 from rediscipline.engine.keyspace import KeyspaceCollector, count_estimate
@@ -32,6 +33,7 @@ from rediscipline.engine.scopes import Scope, Scopes
 from rediscipline.engine.score import score
 from rediscipline.engine.suppressions import suppression_findings
 from rediscipline.engine.unreadable import UnreadableTally
+from rediscipline.model.cluster import ClusterView
 from rediscipline.model.code import CodeCall, FileDirectives, UnusedSuppression
 from rediscipline.model.facts import CommandFact, KeyFact, KeyNames, KeySample, UnreadableKey, Vanished
 from rediscipline.model.finding import Finding, Violation
@@ -125,11 +127,13 @@ class Engine:
         enabled: frozenset[str] | None = None,
         part: int = 0,
         libraries: LibraryPolicy | None = None,
+        cluster: bool = False,
     ) -> None:
         """`summary`: the full keyspace summary is asked for (its fields join the plan); `catalog` and
         `enabled`: every known rule and the ids enabled in the run (default: these rules), for SUP001;
         `part`: the index of the part of the run this engine is fed (see the module docstring);
-        `libraries`: the library catalog and how keys of a library's format are judged (None: not at all)."""
+        `libraries`: the library catalog and how keys of a library's format are judged (None: not at all);
+        `cluster`: the part is a shard of a cluster: its keys are counted per hash slot and hashtag."""
         self.part = part
         self._libraries = libraries
         self.rules = list(rules)
@@ -158,6 +162,8 @@ class Engine:
         self._fields_left = FIELD_KEYS
         self._origin = Location("keys")
         self._started = time.perf_counter()
+        self._slots = SlotCollector() if cluster else None
+        self._cluster: ClusterView | None = None
 
     # -- input -----------------------------------------------------------------------------------------
 
@@ -185,6 +191,7 @@ class Engine:
             CommandFact: self.feed_command,
             CodeCall: self.feed_call,
             ServerFact: self.set_server,
+            ClusterView: self.set_cluster,
             FileDirectives: self._directives.append,
         }
 
@@ -208,6 +215,11 @@ class Engine:
         self._memo.clear()
         self._fast.clear()
         self._hex_fast.clear()
+
+    def set_cluster(self, view: ClusterView) -> None:
+        """The cluster the run's parts are the shards of: its rules (CLU) judge it at the end, with the slots
+        and hashtags the parts counted."""
+        self._cluster = view
 
     def set_sample(self, sample: KeySample) -> None:
         self.set_sampling(sample.rate, sample.population)
@@ -344,6 +356,8 @@ class Engine:
                 self._fields_left -= 1
                 self.keyspace.note_fields(fact)
             self.keyspace.add(fact, verdict.scope.namespace, recorded)
+        if self._slots is not None and isinstance(name, bytes):
+            self._slots.add(name, fact.memory)
 
     def _count_name_violations(
         self, verdict: _Verdict, recorded: bytes, example: bytes, origin: Location, line: int | None
@@ -499,6 +513,8 @@ class Engine:
             judged=self._judged_servers,
             directives=tuple(self._directives),
             started=self._started,
+            slots=self._slots,
+            cluster=self._cluster,
         )
 
     def _pending_servers(self) -> tuple[tuple[int, ServerFact], ...]:
@@ -516,6 +532,7 @@ class Engine:
         self._merged_servers = tuple(item for item in merged.servers if own is None or item[1] is not own)
         self._directives = list(merged.directives)
         self._started = merged.started
+        self._slots, self._cluster = merged.slots, merged.cluster
 
     # -- output ----------------------------------------------------------------------------------------
 
@@ -549,6 +566,11 @@ class Engine:
         servers = [server for _part, server in self._pending_servers()]  # this part's and the merged parts'
         for server in servers:
             self._judge_server(server, keyspace, self.groups)
+        cluster = self._cluster
+        if cluster is not None:
+            if self._slots is not None:
+                cluster = self._slots.complete(cluster)
+            judge_cluster(cluster, self._scope(None).cluster_rules, self.groups, self.keys)
         findings = self._judged_servers.findings(source) + self.groups.findings(source)
         if late:
             findings, flagged_aggregates = self._settle_late(findings, flagged_aggregates, late, families)
@@ -575,6 +597,7 @@ class Engine:
             keys_flagged=flagged,
             score=score(self.keys, flagged, findings, has_server=bool(servers)),
             keyspace=keyspace,
+            cluster=cluster,
         )
         unreadable = self._unreadable.summary(self.patterns.canonical, self.rules)
         return EngineResult(tuple(findings), stats, self.plan, tuple(self._directives), unreadable)

@@ -20,6 +20,7 @@ from rediscipline.rules.base import (
     Accumulator,
     AggregateRule,
     CallRule,
+    ClusterRule,
     CommandRule,
     ConfiguredRule,
     FactRule,
@@ -45,6 +46,7 @@ class Scope:
     command_index: dict[str, list[tuple[ConfiguredRule, RuleContext[Any]]]] = field(default_factory=dict)
     call_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
     instance_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
+    cluster_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
     #: bound `check` methods of the fact rules, so the per-key loop does no attribute lookups
     fact_checks: list[tuple[Any, ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
 
@@ -125,6 +127,8 @@ class Scopes:
                 built.call_rules.append((configured, ctx))
             elif isinstance(rule, InstanceRule):
                 built.instance_rules.append((configured, ctx))
+            elif isinstance(rule, ClusterRule):
+                built.cluster_rules.append((configured, ctx))
             elif isinstance(rule, NameRule):
                 built.name_rules.append((configured, ctx))
             elif isinstance(rule, FactRule):

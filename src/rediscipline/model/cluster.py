@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rediscipline.model.location import Location
+
 #: Hash slots of every Redis Cluster.
 CLUSTER_SLOTS = 16384
 
@@ -152,7 +154,8 @@ class ClusterView:
 
     `slots` holds the busiest slots (by keys and by memory, bounded) and `hashtags` the biggest hashtags;
     `slots_from` says whether slot key counts come from the scan or from the server. `sample_rate` is set
-    when the keys were a random sample (counts are then of the sample).
+    when the keys were a random sample (counts are then of the sample). `origin` is where the cluster's
+    findings are (the address the scan was given).
     """
 
     shards: tuple[ShardStat, ...]
@@ -161,6 +164,7 @@ class ClusterView:
     slots_from: str = SLOTS_FROM_SCAN
     sample_rate: float | None = None
     uncovered_slots: int = 0
+    origin: Location | None = None
 
 
 __all__ = [

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from rediscipline.model.cluster import ClusterView
 from rediscipline.model.finding import Finding
 from rediscipline.model.keyspace import KeyspaceStats
 from rediscipline.model.note import Note
@@ -130,6 +131,7 @@ class Stats:
     score: int | None = None  # 0–100, see `engine.runner._score`
     keyspace: KeyspaceStats | None = None  # sources that probe values (live, rdb)
     server: ServerSummary | None = None
+    cluster: ClusterView | None = None  # a scan of a whole cluster: its shards, busiest slots and hashtags
 
 
 @dataclass(frozen=True, slots=True)

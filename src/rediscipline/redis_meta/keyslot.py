@@ -6,29 +6,15 @@ key (`keyHashSlot` in cluster.c, `key_slot` in redis-py), so keys sharing a tag 
 
 from __future__ import annotations
 
+from binascii import crc_hqx
+
 CLUSTER_SLOTS = 16384
 
 
-def _crc16_table() -> tuple[int, ...]:
-    table = []
-    for byte in range(256):
-        crc = byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else crc << 1
-        table.append(crc & 0xFFFF)
-    return tuple(table)
-
-
-_CRC16_TABLE = _crc16_table()
-
-
 def crc16(data: bytes) -> int:
-    """CRC-16/XMODEM (polynomial 0x1021, initial value 0), the checksum Redis Cluster uses (crc16.c)."""
-    crc = 0
-    table = _CRC16_TABLE
-    for byte in data:
-        crc = ((crc << 8) & 0xFFFF) ^ table[((crc >> 8) ^ byte) & 0xFF]
-    return crc
+    """CRC-16/XMODEM (polynomial 0x1021, initial value 0), the checksum Redis Cluster uses (crc16.c): the
+    CRC-CCITT binascii computes in C, given 0 as the initial value."""
+    return crc_hqx(data, 0)
 
 
 def hashtag_of(name: bytes) -> bytes | None:

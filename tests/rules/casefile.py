@@ -27,7 +27,8 @@ Rules on probed values, commands, servers and code use four more tables (all opt
 For a name rule, each key of a call is also judged as a key template from code at the call's place, as the
 code source reports it (`f"tmp:{uid}"` is the key `tmp:*` at that line).
 
-Cluster rules (CLU) judge one `[case.cluster]` table, a `ClusterView` fed to the engine after everything else:
+Cluster rules (CLU) judge one `[case.cluster]` table, a `ClusterView` fed to the engine after everything else
+(as it is: the case gives the slots and hashtags a scan of the shards would have counted):
 
 * `shards`: a list of shard tables — `shard-id` (default `shard<N>`), `address` (default `10.0.0.<N+1>:7000`),
   `role` (`master`, the default, or `replica`: the node scanned), `slots` (inclusive ranges, `[[0, 5460]]`;
@@ -73,13 +74,13 @@ from rediscipline.model.cluster import (
 )
 from rediscipline.model.code import CodeCall
 from rediscipline.model.facts import CommandFact, KeyFact
-from rediscipline.model.finding import Example, Finding
+from rediscipline.model.finding import Finding
 from rediscipline.model.keyname import SLOT_ANY, KeyTemplate, Part, Placeholder
 from rediscipline.model.location import Location
 from rediscipline.model.server import ServerFact
 from rediscipline.redis_meta.keyslot import hash_slot
 from rediscipline.rules import default_registry
-from rediscipline.rules.base import ClusterRule, ConfiguredRule, NameRule, RuleContext
+from rediscipline.rules.base import ConfiguredRule, NameRule
 from rediscipline.rules.options import build
 from rediscipline.settings.namespaces import parse_namespace
 
@@ -358,31 +359,10 @@ def run_case(case: Case) -> list[Finding]:
             for template in call.keys:
                 engine.feed(KeyFact(template, call.origin))
     if case.cluster is not None:
-        return _judge_cluster(configured, case.cluster, [configured, *others])
-    source = "code" if case.calls else "live" if case.facts or case.server or case.commands else "keys"
+        engine.consume([case.cluster])
+    live = case.facts or case.server or case.commands or case.cluster
+    source = "code" if case.calls else "live" if live else "keys"
     return [f for f in engine.finish(source).findings if f.rule_id == case.rule_id]
-
-
-def _judge_cluster(configured: ConfiguredRule, view: ClusterView, rules: list[ConfiguredRule]) -> list[Finding]:
-    """The findings of a cluster rule on `view`, one per violation (until the engine takes a ClusterView)."""
-    rule = configured.rule
-    assert isinstance(rule, ClusterRule)
-    ctx = RuleContext(configured.options, configured.severity, enabled=frozenset(r.id for r in rules))
-    origin = Location("live", "cluster")
-    return [
-        Finding(
-            rule_id=rule.meta.id,
-            code=found.violation.code,
-            severity=found.violation.severity or configured.severity,
-            message=found.violation.message,
-            location=origin,
-            fingerprint="",
-            worst=found.violation.value,
-            subject=found.subject,
-            examples=(Example(found.example, origin),) if found.example is not None else (),
-        )
-        for found in rule.check(view, ctx)
-    ]
 
 
 def at_code(case: Case) -> bool:

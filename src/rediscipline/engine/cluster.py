@@ -107,14 +107,13 @@ def judge_cluster(
     view: ClusterView, rules: Sequence[tuple[ConfiguredRule, RuleContext[Any]]], groups: Groups, rank: int
 ) -> None:
     """Run the cluster rules on `view`: each violation is a finding about the cluster, one per (rule, code,
-    subject), at the address the scan was given."""
+    subject), with the violation's subject as the finding's (`shard 10.0.0.5:7001`, `slot 866`), at the
+    address the scan was given."""
     origin = view.origin or Location(SOURCE_LIVE)
     for configured, ctx in rules:
         for found in cast(ClusterRule[Any], configured.rule).check(view, ctx):
             resolved = resolve(configured, ctx, found.violation)
-            groups.add_subject(
-                resolved, (configured.rule.meta.slug, found.subject), origin, found.example, 1, rank=rank
-            )
+            groups.add_subject(resolved, (found.subject, ""), origin, found.example, 1, rank=rank)
 
 
 def _slot_owners(view: ClusterView) -> tuple[list[int], list[tuple[tuple[int, int], int]]]:

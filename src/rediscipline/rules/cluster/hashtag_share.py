@@ -74,7 +74,7 @@ class HashtagShare(ClusterRule[HashtagShareOptions]):
     Every key with the same tag hashes to the same slot, and a slot lives on one shard: however many
     shards the cluster has, that shard alone holds the tag's data and serves its traffic, and no
     rebalancing can split it (a slot moves whole). A tag with a tenth of a shard already makes it the first
-    to fill as the tag grows; at 40% the shard is half as big again as its neighbours (CLU001).
+    to fill as the tag grows; at 40% the shard holds two thirds more than each of its neighbours (CLU001).
 
     ## Example
     Every leaderboard entry under one tag, to use ZUNIONSTORE across them:

@@ -76,7 +76,7 @@ class ShardSkew(ClusterRule[ShardSkewOptions]):
     """Checks that the shards of a cluster hold and serve similar amounts of data.
 
     ## What it does
-    Compares the shards of a cluster three ways, each as the largest shard over the mean of all (max/mean):
+    Compares the shards of a cluster three ways, each as a shard's figure over the mean of all (max/mean):
 
     - `keys`: the keys the scan read on each shard;
     - `memory`: the memory of those keys (`MEMORY USAGE`, or the sizes a dump gives); when some shard's
@@ -124,7 +124,8 @@ class ShardSkew(ClusterRule[ShardSkewOptions]):
     - `max-ratio`: report a shard holding more than this many times the mean keys or memory per shard
       (default 1.25). A shard with twice the data of each other one is at 2N/(N+1) of the mean: 1.33 with
       two shards, 1.5 with three, so the default reports it in any cluster; on a full cluster a shard at
-      1.25 times the mean runs out of memory while the others still have a fifth of theirs free on average.
+      1.25 times the mean runs out of memory while the others still have at least a fifth of theirs free on
+      average.
     - `max-slot-ratio`: report a master serving more than this many times the mean slots per master
       (default 1.25, the same bound: keys follow slots, so a master with a quarter more slots than the
       mean holds a quarter more keys). `redis-cli --cluster create` and `rebalance` leave masters within
@@ -133,8 +134,8 @@ class ShardSkew(ClusterRule[ShardSkewOptions]):
       (default 10 000: with fewer, chance alone moves a shard's count by a few percent, and a cluster that
       small has nothing at risk).
     - `min-bytes`: compare memory per shard only when the shards compared hold at least this many bytes
-      (default 16 MB: less than a single node's own buffers and caches are worth, where one key more or
-      less moves the ratio).
+      (default 16 MB: a cluster holding less is a test or a new deployment, nowhere near a memory limit,
+      where one key more or less moves the ratio).
 
     ## Source
     - 000 §Key 名字如何设计 — 命名: take care that large amounts of data do not fall into the same shard,

@@ -95,7 +95,7 @@ class SlotConcentration(ClusterRule[SlotConcentrationOptions]):
     (`min-network-bytes` of traffic): these figures count from the server's last statistics reset, and a
     shard that has barely worked gives shares of almost nothing.
 
-    Slot key counts come from the keys the scan read, or from `CLUSTER SLOT-STATS` (the report says which):
+    Slot key counts come from the keys the scan read, or from `CLUSTER SLOT-STATS` when the server gave them:
     a server count is compared with the shard's own key count (`INFO keyspace`), a scan count with the
     keys the scan read there. With `--sample`, scan counts and memory are those of the sample: the ratios
     hold, messages say so, and `min-keys`/`min-bytes` are compared with the estimated figures. A shard
@@ -117,7 +117,7 @@ class SlotConcentration(ClusterRule[SlotConcentrationOptions]):
 
     ## Example
     Shard 10.0.0.1:7000 holds 1,000,000 keys over 5461 slots (183 per slot), and slot 866 holds 120,000
-    of them: 656 times the mean slot.
+    of them: 655 times the mean slot.
 
     ## Use instead
     Keys spread over the slots: hashtags only on the keys one multi-key command needs together, big

@@ -75,8 +75,9 @@ class Topology:
     """A cluster's shards as one node described them (shards serving slots first, by their first slot).
 
     `read_with` names the command that answered; `refused` the commands refused before it, with the server's
-    words; `migrating` the slots a node announced as migrating or importing, as (slot, from node id, to node
-    id).
+    words (made inert and bounded), and `CLUSTER NODES` when it was refused after SHARDS or SLOTS answered
+    (migrations are then unknown); `migrating` the slots a node announced as migrating or importing, as
+    (slot, from node id, to node id), from its CLUSTER NODES.
     """
 
     shards: tuple[Shard, ...]

@@ -359,3 +359,36 @@ def test_every_field_written_is_documented(run: Run, seeded: tuple[Path, Path], 
     missing = sorted(key for key in keys - statuses - {"error", "warning", "note"} if key not in words)
     assert not missing, f"fields written but not documented: {missing}"
     assert {"shard_id", "memory_grew", "keys_grew", "statuses", "old_error"} <= keys
+
+
+def test_cluster_text_output(run: Run, seeded: tuple[Path, Path], tmp_path: Path) -> None:
+    """Two cluster-shaped reports: the findings as for single reports, then a table of the shards."""
+    old, new = (read(path) for path in seeded)
+    a, b = {"shard_id": "3f2a9c", "address": "10.0.0.1:7000"}, {"shard_id": "b71e00", "address": "10.0.0.2:7000"}
+    write(
+        tmp_path / "c-old.json",
+        {**old, "shards": [{**a, "keys": 10, "memory": 1_000, "status": "complete"}, {**b, "keys": 19, "memory": 900}]},
+    )
+    write(
+        tmp_path / "c-new.json",
+        {
+            **new,
+            "shards": [
+                {**a, "keys": 40, "memory": 5_000, "status": "complete"},
+                {**b, "keys": 24, "status": "partial"},
+            ],
+        },
+    )
+    done = run("diff", "c-old.json", "c-new.json")
+    assert done.returncode == 1
+    out = done.stdout.decode()
+    assert "Findings: 1 new · 1 worsened · 1 fixed · 0 improved · 2 unchanged\n" in out
+    table = out[out.index("Shards\n") :].splitlines()
+    assert table == [
+        "Shards",
+        "shard         address     keys  change           memory   change       status",
+        "3f2a9c  10.0.0.1:7000  10 → 40     +30  1000 B → 4.9 KB  +3.9 KB     complete",
+        "b71e00  10.0.0.2:7000  19 → 24      +5        900 B → ?        ?  - → partial",
+        "",
+        "2 new or worsened findings at or above warning",
+    ]

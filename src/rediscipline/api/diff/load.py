@@ -213,7 +213,7 @@ def schema_of(shown: str, document: Any) -> tuple[str, int]:
     if not isinstance(document, dict):
         raise ReportFileError(f"{shown} is not a rediscipline report: it holds {_type_name(document)}, not an object")
     schema = document.get("schema")
-    if schema not in READABLE:
+    if not isinstance(schema, str) or schema not in READABLE:
         seen = f"its schema is {display_text(schema, 80)!r}" if isinstance(schema, str) else "it has no `schema`"
         raise ReportFileError(f"{shown} is not a rediscipline report: {seen}")
     version = document.get("schema_version")
@@ -239,11 +239,11 @@ def _place(reader: _Reader, finding: Mapping[str, Any], where: str) -> Place | N
     return Place(path, reader.integer(location, "line", inner))
 
 
-def _message(reader: _Reader, finding: Mapping[str, Any], where: str) -> Text:
-    plain = reader.text(finding, "message", where) or ""
-    messages = reader.section(finding, "messages", where) or {}
-    en = reader.text(messages, "en", f"{where}messages.")
-    zh = reader.text(messages, "zh", f"{where}messages.")
+def _bilingual(reader: _Reader, parent: Mapping[str, Any], one: str, both: str, where: str) -> Text:
+    """`parent[both]` (`{"en", "zh"}`), a language it lacks taken from `parent[one]` (the run's language)."""
+    plain = reader.text(parent, one, where) or ""
+    texts = reader.section(parent, both, where) or {}
+    en, zh = reader.text(texts, "en", f"{where}{both}."), reader.text(texts, "zh", f"{where}{both}.")
     return Text(en if en is not None else plain, zh if zh is not None else plain)
 
 
@@ -260,7 +260,7 @@ def _finding(reader: _Reader, finding: Mapping[str, Any], where: str) -> Finding
         fingerprint=need("fingerprint", reader.text(finding, "fingerprint", where), "a string"),
         rule_id=need("rule", reader.text(finding, "rule", where), "a string"),
         code=need("code", reader.text(finding, "code", where), "a string"),
-        message=_message(reader, finding, where),
+        message=_bilingual(reader, finding, "message", "messages", where),
         state=state,
         pattern=reader.name(finding, "pattern", where),
         subject=reader.text(finding, "subject", where),
@@ -313,10 +313,7 @@ def _rules(reader: _Reader, document: Mapping[str, Any], where: str) -> dict[str
         meta = reader.section(section, rule_id, f"{where}rules.")
         if meta is None:
             continue
-        titles = reader.section(meta, "titles", at) or {}
-        plain = reader.text(meta, "title", at) or ""
-        en, zh = reader.text(titles, "en", f"{at}titles."), reader.text(titles, "zh", f"{at}titles.")
-        title = Text(en if en is not None else plain, zh if zh is not None else plain)
+        title = _bilingual(reader, meta, "title", "titles", at)
         rules[rule_id] = RuleTitle(reader.text(meta, "slug", at) or "", title)
     return rules
 

@@ -256,7 +256,7 @@ def test_fleets_pair_targets_by_name(lists: tuple[Path, Path], tmp_path: Path) -
     ],
 )
 def test_documents_that_are_not_reports(tmp_path: Path, document: Any, message: str, lists: tuple[Path, Path]) -> None:
-    old = write(tmp_path / "old.json", document)  # type: ignore[arg-type]
+    old = write(tmp_path / "old.json", document)
     with pytest.raises(ReportFileError) as caught:
         diff_files(str(old), str(lists[1]))
     assert str(caught.value) == message.format(old=old)

@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from rediscipline.model.note import Note
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 
@@ -152,6 +151,22 @@ class RuleTitle:
     title: Text
 
 
+#: The remarks a comparison makes, for the renderers to word (`render.diff_labels.NOTES`).
+NOTE_COMMANDS = "commands"  # the reports come from different commands: {old, new}
+NOTE_PARTIAL = "partial"  # a report covers less than its source held: {side, reasons}
+NOTE_CAPPED = "capped"  # a report reached its pattern cap: {side}
+DIFF_NOTES = (NOTE_COMMANDS, NOTE_PARTIAL, NOTE_CAPPED)
+
+
+@dataclass(frozen=True, slots=True)
+class DiffNote:
+    """A remark about a comparison, as a code (`DIFF_NOTES`) and its parameters, never as finished prose.
+    `side` is `old` or `new`; `reasons` the report's `server.partial` codes."""
+
+    code: str
+    params: Mapping[str, str | tuple[str, ...]] = field(default_factory=dict)
+
+
 @dataclass(frozen=True, slots=True)
 class ReportDiff:
     """Two single (or cluster) reports compared.
@@ -174,7 +189,7 @@ class ReportDiff:
     patterns: PatternsDiff | None
     shards: tuple[ShardChange, ...] | None
     rules: Mapping[str, RuleTitle] = field(default_factory=dict)
-    notes: tuple[Note, ...] = ()
+    notes: tuple[DiffNote, ...] = ()
 
     def of(self, change: str) -> tuple[FindingChange, ...]:
         return tuple(item for item in self.changes if item.change == change)
@@ -252,6 +267,10 @@ __all__ = [
     "CHANGE_IMPROVED",
     "CHANGE_NEW",
     "CHANGE_WORSENED",
+    "DIFF_NOTES",
+    "NOTE_CAPPED",
+    "NOTE_COMMANDS",
+    "NOTE_PARTIAL",
     "SCHEMA_FLEET",
     "SCHEMA_REPORT",
     "TARGET_ADDED",
@@ -262,6 +281,7 @@ __all__ = [
     "TARGET_STATUSES",
     "TARGET_STILL_FAILING",
     "Delta",
+    "DiffNote",
     "DiffResult",
     "FindingChange",
     "FindingState",

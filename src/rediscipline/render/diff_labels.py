@@ -7,18 +7,21 @@ of a name the report cut (already escaped by the report) by `inert`, note parame
 from __future__ import annotations
 
 from rediscipline.model.display import MESSAGE_LIMIT, NAME_LIMIT, TEXT_LIMIT, display_bytes, display_text, inert
-from rediscipline.model.note import Note
 from rediscipline.model.report_diff import (
     CHANGE_FIXED,
     CHANGE_IMPROVED,
     CHANGE_NEW,
     CHANGE_WORSENED,
+    NOTE_CAPPED,
+    NOTE_COMMANDS,
+    NOTE_PARTIAL,
     TARGET_ADDED,
     TARGET_COMPARED,
     TARGET_NEWLY_FAILING,
     TARGET_RECOVERED,
     TARGET_REMOVED,
     TARGET_STILL_FAILING,
+    DiffNote,
     ShownName,
 )
 from rediscipline.model.text import Text
@@ -84,16 +87,16 @@ WORDS = {
 }
 
 NOTES = {
-    "commands": Text(
+    NOTE_COMMANDS: Text(
         "the reports come from different commands ({old}, {new}): a finding's fingerprint includes its kind of "
         "source, so the findings of one never match the other's",
         "两份报告来自不同的命令（{old}、{new}）：问题的指纹包含来源类型，因此二者的问题无法对应",
     ),
-    "partial": Text(
+    NOTE_PARTIAL: Text(
         "the {side} report is partial ({reasons}): findings it lacks may be in keys it did not read",
         "{side}报告不完整（{reasons}）：其中缺少的问题可能在未读取的 Key 中",
     ),
-    "capped": Text(
+    NOTE_CAPPED: Text(
         "the {side} report reached its pattern cap: keys beyond it are counted under <other patterns>",
         "{side}报告达到了模式上限：超出的 Key 计入 <other patterns>",
     ),
@@ -105,7 +108,7 @@ def word(name: str, lang: str, **values: object) -> str:
     return WORDS[name].in_(lang).format(**values)
 
 
-def note_line(item: Note, lang: str) -> str:
+def note_line(item: DiffNote, lang: str) -> str:
     """A diff note as a sentence, escaped and bounded (its parameters come from the report files)."""
     shown = {}
     for key, value in item.params.items():

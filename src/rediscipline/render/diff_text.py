@@ -17,7 +17,6 @@ from rich.console import Console
 from rich.text import Text as RichText
 
 from rediscipline.model.display import NAME_LIMIT, PATH_LIMIT, TEXT_LIMIT, display_text, inert
-from rediscipline.model.note import Note
 from rediscipline.model.report_diff import (
     CHANGE_FIXED,
     CHANGE_NEW,
@@ -30,6 +29,7 @@ from rediscipline.model.report_diff import (
     TARGET_REMOVED,
     TARGET_STILL_FAILING,
     Delta,
+    DiffNote,
     DiffResult,
     FindingChange,
     FleetDiff,
@@ -260,7 +260,7 @@ def _shards(diff: ReportDiff, console: Console, lang: str, indent: str) -> None:
     table(console, indent + word("shards", lang), headers, rows)
 
 
-def _notes(notes: Iterable[Note], console: Console, lang: str, indent: str) -> None:
+def _notes(notes: Iterable[DiffNote], console: Console, lang: str, indent: str) -> None:
     lines = [note_line(item, lang) for item in notes]
     if lines:
         console.print()

@@ -8,13 +8,15 @@ from dataclasses import replace
 from typing import Any
 
 from rediscipline.api.diff.load import FindingRow, PatternRow, ReportSnapshot, ShardRow, TargetRow
-from rediscipline.model.note import Note, note
 from rediscipline.model.report_diff import (
     CHANGE_FIXED,
     CHANGE_IMPROVED,
     CHANGE_NEW,
     CHANGE_WORSENED,
     CHANGES,
+    NOTE_CAPPED,
+    NOTE_COMMANDS,
+    NOTE_PARTIAL,
     TARGET_ADDED,
     TARGET_COMPARED,
     TARGET_NEWLY_FAILING,
@@ -23,6 +25,7 @@ from rediscipline.model.report_diff import (
     TARGET_STATUSES,
     TARGET_STILL_FAILING,
     Delta,
+    DiffNote,
     FindingChange,
     FindingState,
     FleetDiff,
@@ -190,16 +193,16 @@ def _severities(rows: Iterable[FindingRow]) -> dict[Severity, int]:
     return counts
 
 
-def _notes(old: ReportSnapshot, new: ReportSnapshot) -> tuple[Note, ...]:
+def _notes(old: ReportSnapshot, new: ReportSnapshot) -> tuple[DiffNote, ...]:
     notes = []
     if old.command and new.command and old.command != new.command:
-        notes.append(note("commands", old=old.command, new=new.command))
+        notes.append(DiffNote(NOTE_COMMANDS, {"old": old.command, "new": new.command}))
     for side, report in (("old", old), ("new", new)):
         if report.partial:
-            notes.append(note("partial", side=side, reasons=tuple(report.partial)))
+            notes.append(DiffNote(NOTE_PARTIAL, {"side": side, "reasons": report.partial}))
     for side, report in (("old", old), ("new", new)):
         if report.capped:
-            notes.append(note("capped", side=side))
+            notes.append(DiffNote(NOTE_CAPPED, {"side": side}))
     return tuple(notes)
 
 

@@ -50,6 +50,11 @@ COMMANDS = {
         "config_command",
         "Show the resolved configuration: built-in < preset chain < overlays < file < command line.",
     ),
+    "diff": LazyCommand(
+        "rediscipline.cli.diff",
+        "diff_command",
+        "Compare two JSON reports (scan, keys, check, a cluster's or a fleet's): findings new, fixed, worsened.",
+    ),
     "keys": LazyCommand(
         "rediscipline.cli.keys",
         "keys_command",

@@ -10,7 +10,8 @@
    installed `rediscipline` and its exit code and key output are asserted: `--version`, `--help`,
    `python -m rediscipline --help`, `rules`, `rule KEY005`, `keys` on examples/demo-keys.txt, `check` on
    examples/sample-project (exact findings), `scan` of a throwaway redis-server filled with a few keys, and
-   `scan` of the dump that server writes with SAVE.
+   `scan` of the dump that server writes with SAVE; the local process pool of `rediscipline.api.executors`,
+   and the one line that asks for the `dask` extra when a Dask scheduler is named without it.
 
 The server (Debian's /usr/bin/redis-server, or the first `redis-server` on PATH) listens on a free loopback
 port, saves nothing by itself, and is stopped by its PID. Exit code 0 when every step passed, 1 otherwise.
@@ -171,6 +172,8 @@ def install(smoke: Smoke, wheel: Path) -> None:
     installed = {row["name"].lower() for row in json.loads(listed.stdout)}
     dev_only = installed & {"pytest", "hypothesis", "mypy", "ruff", "deptry", "import-linter", "build", "jsonschema"}
     expect(not dev_only, f"the bare virtualenv holds dev packages: {sorted(dev_only)}")
+    extras = installed & {"dask", "distributed"}
+    expect(not extras, f"the bare virtualenv holds the optional dask extra: {sorted(extras)}")
 
 
 # ---- the README's commands ---------------------------------------------------------------------------------------
@@ -296,6 +299,26 @@ def check_scan_report(report: dict[str, Any], what: str) -> None:
     expect(found >= SERVER_FINDINGS, f"{what}: missing {sorted(SERVER_FINDINGS - found)} among {sorted(found)}")
 
 
+#: Maps `abs` over three items in a local pool of two workers, then names a Dask scheduler without the extra.
+EXECUTORS_SCRIPT = """
+from rediscipline.api.executors import ExecutorError, executor_for
+with executor_for("local", concurrency=2) as executor:
+    print(sorted(executor.map_unordered(abs, [-1, -2, -3])))
+try:
+    executor_for("dask://127.0.0.1:8786", concurrency=2)
+except ExecutorError as error:
+    print(error)
+"""
+
+
+def check_executors(smoke: Smoke) -> None:
+    out = smoke.run([str(smoke.bin / "python"), "-c", EXECUTORS_SCRIPT]).stdout
+    expected = (
+        "[(0, 1), (1, 2), (2, 3)]\ntcp://127.0.0.1:8786: Dask is not installed: pip install 'rediscipline[dask]'\n"
+    )
+    expect(out == expected, f"the executors printed {out!r}, expected {expected!r}")
+
+
 # ---- main --------------------------------------------------------------------------------------------------------
 
 
@@ -328,6 +351,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             check_code(smoke)
         with smoke.step("rediscipline scan redis://… and scan dump.rdb (a throwaway redis-server)"):
             check_scans(smoke)
+        with smoke.step("rediscipline.api.executors: a local pool, and Dask without the extra"):
+            check_executors(smoke)
     except SmokeFailure as failure:
         print(f"smoke test FAILED: {failure}\n(files kept in {base})", file=sys.stderr, flush=True)
         print(f"smoke: {len(smoke.steps)} passed, 1 failed")

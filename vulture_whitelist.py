@@ -14,6 +14,7 @@ __getattr__  # src/rediscipline/api/__init__.py
 check_command  # src/rediscipline/cli/check.py
 keys_command  # src/rediscipline/cli/keys.py
 diff_command  # src/rediscipline/cli/diff.py
+fleet_command  # src/rediscipline/cli/fleet.py
 rules_command  # src/rediscipline/cli/rules.py
 rule_command  # src/rediscipline/cli/rules.py
 create_command  # src/rediscipline/cli/baseline.py

@@ -210,6 +210,8 @@ _SHARD_FIELDS = {
     "used-memory": "used_memory",
     "maxmemory": "maxmemory",
     "status": "status",
+    "cpu-usec": "cpu_usec",
+    "network-bytes": "network_bytes",
 }
 _SLOT_FIELDS = {"memory": "memory", "cpu-usec": "cpu_usec", "network-bytes": "network_bytes"}
 

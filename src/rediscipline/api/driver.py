@@ -15,13 +15,14 @@ the run as if it had been fed every part in order (`engine.partial`).
 
 from __future__ import annotations
 
-import itertools
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from rediscipline import __version__
+from rediscipline.api.executors import Executor
+from rediscipline.api.parts import EngineSpec, PartTask, consume, run_tasks
 from rediscipline.engine.folding import fold_key_sites
 from rediscipline.engine.libraries import LibraryPolicy, default_catalog
 from rediscipline.engine.runner import Engine, EngineResult
@@ -29,7 +30,7 @@ from rediscipline.model.finding import CONTEXT_TEST, Finding
 from rediscipline.model.location import SOURCE_CODE
 from rediscipline.model.note import Note, note
 from rediscipline.model.report import LAYOUT_PATTERNS, LAYOUT_SITES, Report, RunInfo, ServerSummary, Stats
-from rediscipline.model.source import PartedSource, PartRun, Source, SourceOutcome
+from rediscipline.model.source import Fact, JobSource, PartedSource, PartRun, Source, SourceOutcome
 from rediscipline.rules import default_registry
 from rediscipline.rules.base import WHERE, ConfiguredRule
 from rediscipline.rules.registry import Registry
@@ -37,13 +38,12 @@ from rediscipline.settings.layering import Settings
 from rediscipline.settings.namespaces import options_set
 
 if TYPE_CHECKING:
+    from rediscipline.engine.partial import Partial
     from rediscipline.suppress.baseline import Baseline
-
-T = TypeVar("T")
 
 
 def run(
-    sources: Sequence[Source],
+    sources: Sequence[Source | JobSource],
     settings: Settings,
     *,
     command: str,
@@ -52,13 +52,15 @@ def run(
     summary: bool = False,
     inputs: Sequence[str] | None = None,
     root: str | None = None,
+    executor: Executor | None = None,
 ) -> Report:
     """Check `sources` against `settings` and return the finished report.
 
     `command` names the run in the report (`check`, `scan`, `keys`); `baseline` hides the findings it
     records; `summary` asks live sources for the full keyspace summary's probes; `inputs` overrides what the
     header names (default: every source's inputs); `root` is what per-file-ignore globs are relative to
-    (default: the convention file's folder, else the working directory).
+    (default: the convention file's folder, else the working directory); `executor`: where the parts of a
+    `JobSource` are read (default: here, one after another).
     """
     registry = registry or default_registry()
     places = {source.place for source in sources}
@@ -69,29 +71,35 @@ def run(
     library_catalog = default_catalog("python" if SOURCE_CODE in places else None)
     libraries = LibraryPolicy(library_catalog, settings.library_keys, settings.library_modes)
 
-    def engine_for(part: int) -> Engine:
-        return Engine(
-            checkable,
-            settings.namespaces,
-            settings.key_ignores,
-            pattern_cap=settings.pattern_cap,
-            summary=summary,
-            catalog=catalog,
-            enabled=enabled,
-            part=part,
-            libraries=libraries,
-        )
-
-    engine = engine_for(0)
-    parts: list[Engine] = []
+    spec = EngineSpec(
+        tuple(checkable),
+        tuple(settings.namespaces),
+        dict(settings.key_ignores),
+        settings.pattern_cap,
+        summary,
+        catalog,
+        enabled,
+        libraries,
+    )
+    engine = spec.engine(0)
+    partials: list[Partial] = []
+    after_parts: list[Iterator[Fact]] = []
     for source in sources:
-        if isinstance(source, PartedSource):
-            first = max((part.part for part in parts), default=0) + 1
-            parts += _consume_parts(source.runs(engine.plan), engine_for, first=first)
+        first = max((partial.part for partial in partials), default=0) + 1
+        if isinstance(source, JobSource):
+            jobs = source.jobs(engine.plan)
+            tasks = [PartTask(job, spec, index, first + index, source.sharded) for index, job in enumerate(jobs)]
+            results = run_tasks(tasks, executor)
+            partials += [result.partial for result in results if result.partial is not None]
+            after_parts.append(source.settle([result.report for result in results]))
+        elif isinstance(source, PartedSource):
+            partials += [part.partial() for part in _consume_parts(source.runs(engine.plan), spec.engine, first)]
         else:
-            _consume(engine.consume, source.facts(engine.plan))
-    for part in parts:
-        engine.merge(part.partial())
+            consume(engine.consume, source.facts(engine.plan))
+    for partial in sorted(partials, key=lambda partial: partial.part):
+        engine.merge(partial)
+    for facts in after_parts:
+        engine.consume(facts)
     result = engine.finish(sources[0].place if sources else "keys")
     outcomes = [source.outcome() for source in sources]
     notes = [n for outcome in outcomes for n in outcome.notes]
@@ -113,23 +121,7 @@ def run(
     return _report(result, kept, registry, run_info=run_info, notes=notes, outcomes=outcomes)
 
 
-def _consume(take: Callable[[Iterable[T]], None], items: Iterator[T]) -> None:
-    """Hand one source's facts (or runs) to `take`. A Ctrl-C while the engine works is thrown into the source:
-    a source that can stop with a partial result (a live scan) returns, and any other lets it propagate."""
-    try:
-        take(items)
-    except KeyboardInterrupt:
-        throw = getattr(items, "throw", None)
-        if throw is None:
-            raise
-        try:
-            first = throw(KeyboardInterrupt())
-        except StopIteration:
-            return
-        take(itertools.chain((first,), items))
-
-
-def _consume_parts(runs: Iterator[PartRun], engine_for: Callable[[int], Engine], *, first: int) -> list[Engine]:
+def _consume_parts(runs: Iterator[PartRun], engine_for: Callable[[int], Engine], first: int) -> list[Engine]:
     """Feed each part of a parted source to an engine of its own (parts `first`, `first + 1`... in the
     source's order); returns the engines in that order."""
     engines: dict[int, Engine] = {}
@@ -141,7 +133,7 @@ def _consume_parts(runs: Iterator[PartRun], engine_for: Callable[[int], Engine],
                 engine = engines[index] = engine_for(first + index)
             engine.consume(facts)
 
-    _consume(take, runs)
+    consume(take, runs)
     return [engines[index] for index in sorted(engines)]
 
 

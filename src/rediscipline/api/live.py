@@ -10,14 +10,16 @@ from pathlib import Path
 
 from rediscipline.api.defaults import baseline_at, settings_for
 from rediscipline.api.driver import run
+from rediscipline.api.executors import Executor
 from rediscipline.model.report import Report
 from rediscipline.rules import default_registry
 from rediscipline.rules.registry import Registry
 from rediscipline.settings.layering import Settings
+from rediscipline.sources.live.cluster_source import ClusterOptions, open_live
 from rediscipline.sources.live.scanner import Progress
-from rediscipline.sources.live.source import LiveScanOptions, LiveSource
+from rediscipline.sources.live.source import LiveScanOptions
 
-__all__ = ["LiveScanOptions", "scan_live"]
+__all__ = ["ClusterOptions", "LiveScanOptions", "scan_live"]
 
 
 def scan_live(
@@ -28,11 +30,17 @@ def scan_live(
     progress: Progress | None = None,
     summary: bool = False,
     baseline: Path | None = None,
+    cluster: ClusterOptions | None = None,
+    executor: Executor | None = None,
 ) -> Report:
-    """Scan one server. `summary`: probe what the full keyspace summary needs (TYPE, PTTL, MEMORY USAGE and
-    lengths) even when no enabled rule needs it; `baseline`: hide the findings recorded in this file."""
+    """Scan one server, or the whole cluster it is a node of (`cluster`: how; by default a cluster node is
+    detected and its cluster scanned). `summary`: probe what the full keyspace summary needs (TYPE, PTTL,
+    MEMORY USAGE and lengths) even when no enabled rule needs it; `baseline`: hide the findings recorded in
+    this file; `executor`: where the shards of a cluster are read (default: here, one after another)."""
     registry = registry or default_registry()
     settings = settings or settings_for(registry=registry)
-    source = LiveSource(options, progress)
+    source = open_live(options, cluster, progress)
     known = baseline_at(baseline)
-    return run([source], settings, command="scan", registry=registry, baseline=known, summary=summary)
+    return run(
+        [source], settings, command="scan", registry=registry, baseline=known, summary=summary, executor=executor
+    )

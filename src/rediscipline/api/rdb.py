@@ -7,10 +7,12 @@ from pathlib import Path
 
 from rediscipline.api.defaults import baseline_at, settings_for
 from rediscipline.api.driver import run
+from rediscipline.api.executors import Executor
 from rediscipline.model.report import Report
 from rediscipline.rules import default_registry
 from rediscipline.rules.registry import Registry
 from rediscipline.settings.layering import Settings
+from rediscipline.sources.rdb.jobs import DumpJobs
 from rediscipline.sources.rdb.memory import DEFAULT_ALLOCATOR
 from rediscipline.sources.rdb.source import ByteProgress, DumpOptions, RdbSource
 
@@ -34,8 +36,13 @@ def scan_rdb(
     *,
     registry: Registry | None = None,
     progress: ByteProgress | None = None,
+    executor: Executor | None = None,
 ) -> Report:
-    """Audit one or more dumps (the shards of a cluster, or several nodes) as one keyspace."""
+    """Audit one or more dumps (the shards of a cluster, or several nodes) as one keyspace.
+
+    `executor`: read each dump, rules included, as a job there (a process pool, a Dask cluster: see
+    `sources.rdb.jobs`); without one the dumps are parsed in worker processes and judged here.
+    """
     registry = registry or default_registry()
     settings = settings or settings_for(registry=registry)
     dump = DumpOptions(
@@ -46,6 +53,10 @@ def scan_rdb(
         type=options.type,
         allocator=options.allocator,
     )
-    source = RdbSource(options.paths, dump, jobs=options.jobs, progress=progress)
+    source: RdbSource
+    if executor is None:
+        source = RdbSource(options.paths, dump, jobs=options.jobs, progress=progress)
+    else:
+        source = DumpJobs(options.paths, dump)
     baseline = baseline_at(options.baseline)
-    return run([source], settings, command="scan", registry=registry, baseline=baseline)
+    return run([source], settings, command="scan", registry=registry, baseline=baseline, executor=executor)

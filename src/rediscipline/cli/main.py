@@ -55,6 +55,11 @@ COMMANDS = {
         "diff_command",
         "Compare two JSON reports (scan, keys, check, a cluster's or a fleet's): findings new, fixed, worsened.",
     ),
+    "fleet": LazyCommand(
+        "rediscipline.cli.fleet",
+        "fleet_command",
+        "Audit every server, cluster and dump an inventory lists, at once, into one fleet report.",
+    ),
     "keys": LazyCommand(
         "rediscipline.cli.keys",
         "keys_command",
@@ -82,6 +87,7 @@ USER_ERROR_CLASSES = (
     ("rediscipline.settings.errors", "ConfigError"),
     ("rediscipline.sources.errors", "SourceError"),
     ("rediscipline.rules.registry", "UnknownRuleError"),
+    ("rediscipline.api.executors", "ExecutorError"),
 )
 
 

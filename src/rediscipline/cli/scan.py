@@ -6,12 +6,13 @@ import functools
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from rediscipline.api import settings_for
 from rediscipline.cli.exits import EXIT_ERROR
+from rediscipline.cli.fleet import FLEET_FORMATS, write_fleet
 from rediscipline.cli.options import (
     output_options,
     overrides_from,
@@ -21,17 +22,22 @@ from rediscipline.cli.options import (
     showing_patterns,
     write_report,
 )
+from rediscipline.model.fleet import FleetReport
 from rediscipline.model.report import Report
 from rediscipline.redis_meta.records import KEY_TYPES
 from rediscipline.render import RENDERERS
 from rediscipline.settings.layering import Settings
 from rediscipline.sources.live.defaults import (
     DEFAULT_BATCH,
+    DEFAULT_CONCURRENCY,
     DEFAULT_MEMORY_SAMPLES,
     DEFAULT_TIMEOUT_SECONDS,
     MAX_BATCH,
     MIN_BATCH,
 )
+
+if TYPE_CHECKING:
+    from rediscipline.api.live import LiveScanOptions
 
 #: The dump allocator the memory model assumes unless told (`sources.rdb.memory`, not imported before a dump is read).
 DEFAULT_ALLOCATOR = "jemalloc"
@@ -94,6 +100,42 @@ def scan_source_options(func: F) -> F:
             "or old).",
         ),
         click.option(
+            "--cluster/--no-cluster",
+            "cluster",
+            default=None,
+            help="A cluster node is scanned as its whole cluster (default: detected); --no-cluster scans just that "
+            "node; --cluster fails when the address is not a cluster node.",
+        ),
+        click.option(
+            "--prefer",
+            type=click.Choice(("masters", "replicas")),
+            default="masters",
+            show_default=True,
+            help="Cluster: read each shard from its master, or from a replica in sync (READONLY; the master when "
+            "none is, with a note).",
+        ),
+        click.option(
+            "--map",
+            "address_map",
+            multiple=True,
+            metavar="HOST:PORT=HOST:PORT",
+            help="Cluster: reach a node the cluster announces at the first address at the second (NAT, docker). "
+            "Repeatable.",
+        ),
+        click.option(
+            "--concurrency",
+            type=click.IntRange(min=1),
+            default=DEFAULT_CONCURRENCY,
+            show_default=True,
+            help="Cluster: shards read at once, each in a worker process.",
+        ),
+        click.option(
+            "--executor",
+            metavar="SPEC",
+            help="Where the shards are read: local (a process pool, the default), inline (this process), or "
+            "dask://SCHEDULER:8786 (a Dask cluster; pip install 'rediscipline[dask]').",
+        ),
+        click.option(
             "--summary",
             is_flag=True,
             help="Live: probe what the full keyspace summary needs (TYPE, PTTL, MEMORY USAGE, lengths) even when "
@@ -139,6 +181,8 @@ def scan_report(params: dict[str, Any], settings: Settings, baseline: Path | Non
             "--user": params["user"], "--password-env": params["password_env"], "--sample": params["sample"],
             "--seed": params["seed"], "--max-ops": params["max_ops"], "--resume": params["resume"],
             "--allow-stale": params["allow_stale"] or None, "--summary": params["summary"] or None,
+            "--cluster/--no-cluster": params["cluster"], "--map": params["address_map"] or None,
+            "--prefer": None if params["prefer"] == "masters" else params["prefer"],
         }  # fmt: skip
         given = [name for name, value in live_only.items() if value is not None]
         if given:
@@ -156,16 +200,41 @@ def scan_report(params: dict[str, Any], settings: Settings, baseline: Path | Non
             allocator=params["allocator"],
             baseline=baseline,
         )
-        with scan_progress("reading", params["show_progress"], unit="bytes") as progress:
-            return scan_rdb(rdb_options, settings, progress=progress)
-    if len(targets) > 1:
-        raise click.UsageError("give one server URL (several are not scanned together yet)")
+        if params["executor"] is None:
+            with scan_progress("reading", params["show_progress"], unit="bytes") as progress:
+                return scan_rdb(rdb_options, settings, progress=progress)
+        from rediscipline.api.executors import executor_for
+
+        with executor_for(params["executor"], concurrency=params["concurrency"]) as executor:
+            return scan_rdb(rdb_options, settings, executor=executor)
     if params["deep"] or params["no_verify"] or params["jobs"] is not None or params["allocator"] != DEFAULT_ALLOCATOR:
         raise click.UsageError("--deep, --no-verify, --jobs and --allocator only apply to dump files")
-    from rediscipline.api.live import LiveScanOptions, scan_live  # redis-py loads only for live scans
+    from rediscipline.api.executors import executor_for
+    from rediscipline.api.live import ClusterOptions, scan_live  # redis-py loads only for live scans
 
-    options = LiveScanOptions(
-        url=targets[0] if targets else None,
+    options = live_options(params, targets[0] if targets else None)
+    cluster = ClusterOptions(cluster=params["cluster"], prefer=params["prefer"], address_map=params["address_map"])
+    with (
+        executor_for(params["executor"], concurrency=params["concurrency"]) as executor,
+        scan_progress("scanning", params["show_progress"]) as progress,
+    ):
+        return scan_live(
+            options,
+            settings,
+            progress=progress,
+            summary=params["summary"],
+            baseline=baseline,
+            cluster=cluster,
+            executor=executor,
+        )
+
+
+def live_options(params: dict[str, Any], url: str | None) -> LiveScanOptions:
+    """The live scan options `params` give for the server at `url`."""
+    from rediscipline.api.live import LiveScanOptions
+
+    return LiveScanOptions(
+        url=url,
         user=params["user"],
         password_env=params["password_env"],
         db=params["db"],
@@ -180,8 +249,20 @@ def scan_report(params: dict[str, Any], settings: Settings, baseline: Path | Non
         timeout=params["timeout"],
         allow_stale=params["allow_stale"],
     )
-    with scan_progress("scanning", params["show_progress"]) as progress:
-        return scan_live(options, settings, progress=progress, summary=params["summary"], baseline=baseline)
+
+
+def scan_fleet_of(params: dict[str, Any], settings: Settings) -> FleetReport:
+    """Several server URLs: each a target of a fleet report, named by its address."""
+    from rediscipline.api.executors import executor_for
+    from rediscipline.api.fleet import FleetTarget, scan_fleet
+    from rediscipline.api.live import ClusterOptions
+
+    if params["resume"] is not None:
+        raise click.UsageError("--resume continues the scan of one server: give one URL")
+    cluster = ClusterOptions(cluster=params["cluster"], prefer=params["prefer"], address_map=params["address_map"])
+    targets = [FleetTarget(url, live=live_options(params, url), cluster=cluster) for url in params["targets"]]
+    with executor_for(params["executor"], concurrency=params["concurrency"]) as executor:
+        return scan_fleet(targets, settings, executor=executor, command="scan")
 
 
 @click.command("scan")
@@ -224,6 +305,14 @@ def scan_command(
     rediscipline scan /backup/cluster-2026-11-22/ --format json --output audit.json
     """
     settings = settings_for(overrides_from(params))
+    targets: tuple[str, ...] = params["targets"]
+    if len(targets) > 1 and all(_is_url(target) for target in targets):
+        if output_format not in FLEET_FORMATS:
+            raise click.UsageError(f"several servers make a fleet report: --format {' or '.join(FLEET_FORMATS)}")
+        if baseline is not None:
+            raise click.UsageError("--baseline applies to one report: scan one server, or use `rediscipline fleet`")
+        fleet = scan_fleet_of(params, settings)
+        write_fleet(fleet, settings, output_format=output_format, output=output, color=color, exit_zero=exit_zero)
     report = showing_patterns(scan_report(params, settings, baseline), patterns_shown)
     server = report.stats.server
     if server is not None and server.stopped is not None:  # gave up: the partial report, then exit 2

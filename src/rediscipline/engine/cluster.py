@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any, TypeVar, cast
 
 from rediscipline.engine.groups import Groups, resolve
-from rediscipline.model.cluster import CLUSTER_SLOTS, ClusterView, HashtagStat, SlotStat
+from rediscipline.model.cluster import CLUSTER_SLOTS, SLOTS_KEPT, ClusterView, HashtagStat, SlotStat
 from rediscipline.model.location import SOURCE_LIVE, Location
 from rediscipline.redis_meta.keyslot import hash_slot, hashtag_of
 from rediscipline.rules.base import ClusterRule, ConfiguredRule, RuleContext, merge_table, prune_table
@@ -26,7 +26,7 @@ from rediscipline.rules.base import ClusterRule, ConfiguredRule, RuleContext, me
 #: Hashtags a part tracks before the lightest are dropped.
 HASHTAG_CAP = 10_000
 #: Slots and hashtags the view keeps, by keys and by memory each.
-VIEW_TOP = 20
+VIEW_TOP = SLOTS_KEPT
 T = TypeVar("T")
 
 

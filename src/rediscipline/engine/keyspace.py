@@ -171,6 +171,12 @@ class KeyspaceCollector:
         if length and fact.type != "string" and (len(self._by_length) < self.top or length >= self._by_length[0][0]):
             self._push(self._by_length, length, fact)
 
+    def memory_so_far(self) -> int | None:
+        """The memory of the keys counted so far, before `finish` (None when no key carried its memory)."""
+        if "memory" not in self._measured:
+            return None
+        return sum(counter[1] for counter in self._combinations.values())
+
     @property
     def measured(self) -> frozenset[str]:
         """The summary's fields the probed keys carried (empty when no key was probed)."""

@@ -565,11 +565,13 @@ class Engine:
         keyspace = self.keyspace.finish() if self.keyspace.keys else None  # some key carried probed fields
         servers = [server for _part, server in self._pending_servers()]  # this part's and the merged parts'
         for server in servers:
-            self._judge_server(server, keyspace, self.groups)
+            self._judge_server(server, keyspace, self.groups, named=len(servers) > 1)
         cluster = self._cluster
         if cluster is not None:
             if self._slots is not None:
                 cluster = self._slots.complete(cluster)
+            if self.keyspace.sample_rate is not None:
+                cluster = replace(cluster, sample_rate=self.keyspace.sample_rate)
             judge_cluster(cluster, self._scope(None).cluster_rules, self.groups, self.keys)
         findings = self._judged_servers.findings(source) + self.groups.findings(source)
         if late:
@@ -631,9 +633,10 @@ class Engine:
             self.flagged.cap(pattern, left.get(pattern, 0))
         return kept, [item for item in aggregates if not dropped(item[0], item[2])]
 
-    def _judge_server(self, server: ServerFact, keyspace: Any, groups: Groups) -> None:
+    def _judge_server(self, server: ServerFact, keyspace: Any, groups: Groups, *, named: bool = False) -> None:
         """Run the instance rules on `server`: a server described by files (redis.conf, an ACL file) has its
-        findings at the line that sets what they are about, else at the file; a live one's are about it."""
+        findings at the line that sets what they are about, else at the file; a live one's are about it,
+        with its address as the example when the run judges several (the shards of a cluster)."""
         in_file = server.origin.source == SOURCE_CONFIG
         for configured, ctx in self._scope(None).instance_rules:
             slug = configured.rule.meta.slug
@@ -643,7 +646,8 @@ class Engine:
                     origin = server.settings_origin.get(violation.setting or "", server.origin)
                     groups.add_site(resolved, origin, None, violation.setting or slug, rank=self.keys)
                 else:
-                    groups.add_subject(resolved, (slug, ""), server.origin, None, 1, rank=self.keys)
+                    example = server.origin.path.encode() if named and server.origin.path else None
+                    groups.add_subject(resolved, (slug, ""), server.origin, example, 1, rank=self.keys)
 
     def judge_suppressions(self, unused: Iterable[UnusedSuppression]) -> tuple[Finding, ...]:
         """Findings of the suppression rules (SUP001) on what the suppression step left unused (`suppressions`)."""

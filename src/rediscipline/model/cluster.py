@@ -29,6 +29,9 @@ SLOTS_FROM_SERVER = "CLUSTER SLOT-STATS"
 
 SlotRange = tuple[int, int]  # first and last slot, inclusive
 
+#: Slots (and hashtags) a view keeps by each of its figures: keys, memory, CPU time, network bytes.
+SLOTS_KEPT = 20
+
 
 @dataclass(frozen=True, slots=True)
 class ClusterNode:
@@ -101,7 +104,9 @@ class ShardStat:
       `server_keys` and `used_memory`: what the node's INFO said (None when refused);
     * `config`: the settings the cluster rules compare between shards, as (name, value), when CONFIG GET
       was read;
-    * `status`: `complete`, `partial` or `failed`, with `missed` saying what could not be read and why.
+    * `status`: `complete`, `partial` or `failed`, with `missed` saying what could not be read and why;
+    * `cpu_usec` and `network_bytes`: CLUSTER SLOT-STATS' figures summed over the shard's slots (Redis 8+,
+      with `cluster-slot-stats-enabled`), None when the server did not give them for every slot.
     """
 
     shard_id: str
@@ -117,6 +122,8 @@ class ShardStat:
     config: tuple[tuple[str, str], ...] = ()
     status: str = SHARD_COMPLETE
     missed: str | None = None
+    cpu_usec: int | None = None
+    network_bytes: int | None = None
 
     @property
     def slot_count(self) -> int:
@@ -167,6 +174,13 @@ class ClusterView:
     uncovered_slots: int = 0
     origin: Location | None = None
 
+    def shard_serving(self, slot: int) -> ShardStat | None:
+        """The shard that served `slot` during the scan, if any did."""
+        for shard in self.shards:
+            if any(first <= slot <= last for first, last in shard.slots):
+                return shard
+        return None
+
 
 __all__ = [
     "CLUSTER_SLOTS",
@@ -177,6 +191,7 @@ __all__ = [
     "SHARD_PARTIAL",
     "SLOTS_FROM_SCAN",
     "SLOTS_FROM_SERVER",
+    "SLOTS_KEPT",
     "ClusterNode",
     "ClusterView",
     "HashtagStat",

@@ -24,6 +24,7 @@ CHECK_NO_TOUCH = "CLIENT NO-TOUCH"
 CHECK_INFO = "INFO"
 CHECK_TYPE = "TYPE"
 CHECK_LENGTH = "length commands"
+CHECK_KEY_READS = "key reads"  # a cluster node refusing a key (CLUSTERDOWN, MOVED, ASK, TRYAGAIN)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,15 +7,18 @@ looked at, why its coverage is partial, its notes. Sources never see rules, the 
 A source whose input comes in parts read at once (the dumps of one scan, parsed side by side by worker
 processes; the nodes of a cluster) is a `PartedSource`: it hands out its facts in runs, each run from one
 part, and the driver gives each part an engine of its own and merges what they found before the report is
-built, so that the report does not depend on how the parts' facts interleaved.
+built, so that the report does not depend on how the parts' facts interleaved. A `JobSource` goes further:
+each part is a job that runs where the run's executor puts it (a worker process, a Dask worker) with an
+engine of its own there, and only what that engine found comes back.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from rediscipline.model.cluster import ClusterView
 from rediscipline.model.code import CodeCall, FileDirectives
 from rediscipline.model.facts import CommandFact, KeyFact, KeyNames, KeySample, UnreadableKey, Vanished
 from rediscipline.model.note import Note
@@ -25,7 +28,18 @@ from rediscipline.model.server import ServerFact
 
 #: Everything a source may yield. A ServerFact comes before the keys of that server; FileDirectives (the
 #: suppression comments of one file) are kept for the suppression step, which runs after the engine.
-Fact = KeyFact | KeyNames | UnreadableKey | Vanished | KeySample | CommandFact | CodeCall | ServerFact | FileDirectives
+Fact = (
+    KeyFact
+    | KeyNames
+    | UnreadableKey
+    | Vanished
+    | KeySample
+    | CommandFact
+    | CodeCall
+    | ServerFact
+    | FileDirectives
+    | ClusterView
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,4 +97,80 @@ class PartedSource(Source, Protocol):
     def runs(self, plan: ProbePlan) -> Iterator[PartRun]: ...
 
 
-__all__ = ["Fact", "PartRun", "PartedSource", "Source", "SourceOutcome"]
+@dataclass(frozen=True, slots=True)
+class PartReport:
+    """What the run learned of one part of a `JobSource`, besides what its engine found.
+
+    `keys` and `memory` are what its engine counted (memory None when not measured), `server` the instance it
+    read, `outcome` its source's outcome; `error` the one line that ended it before it was read (then the
+    rest is empty); `interrupted`: a Ctrl-C stopped it, or it never started because of one; `detail` what
+    the part's source says about itself for its JobSource to combine (`DetailedSource.detail`).
+    """
+
+    index: int
+    keys: int = 0
+    memory: int | None = None
+    server: ServerFact | None = None
+    outcome: SourceOutcome | None = None
+    error: str | None = None
+    interrupted: bool = False
+    detail: tuple[object, ...] = ()
+
+
+@runtime_checkable
+class DetailedSource(Protocol):
+    """A source with something to say about what it read beyond its outcome (a dump's summary), which the
+    JobSource of its part combines with the other parts' (values that pickle)."""
+
+    def detail(self) -> tuple[object, ...]: ...
+
+
+class PartJob(Protocol):
+    """The work of one part, as a value that travels to a worker process or a Dask worker (it pickles):
+    `open` makes the Source of that part there."""
+
+    def open(self) -> Source: ...
+
+
+@runtime_checkable
+class JobSource(Protocol):
+    """A source of several parts, each read by a `PartJob` wherever the run's executor runs it (this process,
+    a process pool, a Dask cluster): the nodes of a cluster. Each part has an engine of its own, in the
+    worker; only what it found travels back and is merged, in part order.
+
+    `jobs(plan)` is asked once, before any part is read; `settle(parts)` once every part was read (the
+    reports in job order), and yields the facts the run's own engine takes besides the merged parts (the
+    cluster's view). `outcome()` is asked after `settle`. `place`, `inputs` and `counts_keys` are a Source's.
+    """
+
+    @property
+    def place(self) -> str: ...
+
+    @property
+    def inputs(self) -> tuple[str, ...]: ...
+
+    @property
+    def counts_keys(self) -> bool: ...
+
+    #: The engines of its parts count keys per hash slot (the parts are a cluster's shards).
+    @property
+    def sharded(self) -> bool: ...
+
+    def jobs(self, plan: ProbePlan) -> Sequence[PartJob]: ...
+
+    def settle(self, parts: Sequence[PartReport]) -> Iterator[Fact]: ...
+
+    def outcome(self) -> SourceOutcome: ...
+
+
+__all__ = [
+    "DetailedSource",
+    "Fact",
+    "JobSource",
+    "PartJob",
+    "PartReport",
+    "PartRun",
+    "PartedSource",
+    "Source",
+    "SourceOutcome",
+]

@@ -31,3 +31,9 @@ def hashtag_of(name: bytes) -> bytes | None:
 def hash_slot(hashed: bytes) -> int:
     """The slot of the bytes Redis hashes (a key's hashtag, or the whole key when it has none)."""
     return crc16(hashed) % CLUSTER_SLOTS
+
+
+def key_slot(name: bytes) -> int:
+    """The slot of a key: of its hashtag when it has one, else of the whole name."""
+    tag = hashtag_of(name)
+    return hash_slot(name if tag is None else tag)

@@ -12,11 +12,13 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
+from rediscipline.model.cluster import ClusterView
 from rediscipline.model.display import NAME_LIMIT, QUOTE_LIMIT, cut_text, inert, is_utf8, json_safe
 from rediscipline.model.finding import Finding
 from rediscipline.model.keyspace import Bucket, TopKey
 from rediscipline.model.location import Location
 from rediscipline.model.report import Report
+from rediscipline.redis_meta.keyslot import key_slot
 from rediscipline.render.libraries import library_fields
 from rediscipline.render.names import LongNames, name_fields
 from rediscipline.render.notes import note_text
@@ -143,8 +145,9 @@ def _word(text: str | None) -> str | None:
     return None if text is None else cut_text(text, QUOTE_LIMIT)
 
 
-def _top_key(key: TopKey, long_names: LongNames) -> dict[str, Any]:
-    return {
+def _top_key(key: TopKey, long_names: LongNames, cluster: ClusterView | None) -> dict[str, Any]:
+    """A key of the keyspace's top lists; in a cluster scan, with its slot and the shard that holds it."""
+    out = {
         **name_fields("key", key.name, long_names),
         "db": key.db,
         "type": _word(key.type),
@@ -153,6 +156,11 @@ def _top_key(key: TopKey, long_names: LongNames) -> dict[str, Any]:
         "ttl_ms": key.ttl_ms,
         "encoding": _word(key.encoding),
     }
+    if cluster is not None:
+        slot = key_slot(key.name)
+        shard = cluster.shard_serving(slot)
+        out.update(slot=slot, shard=None if shard is None else cut_text(shard.address))
+    return out
 
 
 def _keyspace(report: Report, long_names: LongNames) -> dict[str, Any] | None:
@@ -177,8 +185,8 @@ def _keyspace(report: Report, long_names: LongNames) -> dict[str, Any] | None:
         "ttl_histogram": _buckets(keyspace.ttl_histogram, "bucket"),
         "namespaces": _buckets(keyspace.namespaces, "namespace"),
         "encodings": _buckets(keyspace.encodings, "encoding"),
-        "top_by_memory": [_top_key(k, long_names) for k in keyspace.top_by_memory],
-        "top_by_length": [_top_key(k, long_names) for k in keyspace.top_by_length],
+        "top_by_memory": [_top_key(k, long_names, report.stats.cluster) for k in keyspace.top_by_memory],
+        "top_by_length": [_top_key(k, long_names, report.stats.cluster) for k in keyspace.top_by_length],
         "sampling": None
         if sampling is None
         else {
@@ -195,6 +203,48 @@ def _keyspace(report: Report, long_names: LongNames) -> dict[str, Any] | None:
         if "ttl" not in keyspace.measured:
             out["with_ttl"] = out["memory_with_ttl"] = None
     return out
+
+
+def _shards(cluster: ClusterView | None) -> list[dict[str, Any]] | None:
+    if cluster is None:
+        return None
+    return [
+        {
+            "shard_id": cut_text(shard.shard_id, QUOTE_LIMIT),
+            "address": cut_text(shard.address),
+            "role": shard.scanned_role,
+            "slots": [list(slot_range) for slot_range in shard.slots],
+            "slot_count": shard.slot_count,
+            "replicas": shard.replicas,
+            "keys": shard.keys,
+            "memory": shard.memory,
+            "server_keys": shard.server_keys,
+            "used_memory": shard.used_memory,
+            "maxmemory": shard.maxmemory,
+            "status": shard.status,
+            "missed": None if shard.missed is None else cut_text(shard.missed),
+        }
+        for shard in cluster.shards
+    ]
+
+
+def _cluster(cluster: ClusterView | None) -> dict[str, Any] | None:
+    if cluster is None:
+        return None
+    return {
+        "slots_from": cluster.slots_from,
+        "sample_rate": cluster.sample_rate,
+        "uncovered_slots": cluster.uncovered_slots,
+        "busiest_slots": [
+            {"slot": s.slot, "shard": s.shard, "keys": s.keys, "memory": s.memory, "cpu_usec": s.cpu_usec,
+             "network_bytes": s.network_bytes}
+            for s in cluster.slots
+        ],
+        "hashtags": [
+            {**name_fields("tag", h.tag), "slot": h.slot, "shard": h.shard, "keys": h.keys, "memory": h.memory}
+            for h in cluster.hashtags
+        ],
+    }  # fmt: skip
 
 
 def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
@@ -235,6 +285,8 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
             "score": stats.score,
         },
         "server": _server(report),
+        "shards": _shards(report.stats.cluster),
+        "cluster": _cluster(report.stats.cluster),
         "keyspace": keyspace,
         "top_patterns": [{**name_fields("pattern", p.pattern), "count": p.count} for p in stats.pattern_stats[:10]],
         "patterns": _patterns(report, lang),

@@ -13,6 +13,7 @@ from typing import Any
 from rediscipline.model.display import display_bytes
 from rediscipline.model.note import Note, NoteValue
 from rediscipline.model.text import Text
+from rediscipline.render.notes_cluster import CLUSTER_NOTES
 from rediscipline.render.notes_live import LIVE_NOTES
 
 PATTERN_LIMIT = 60
@@ -183,16 +184,25 @@ CATALOGUE: dict[str, Callable[[Params], Text]] = {
     "elements-not-walked": _elements_not_walked,
     "dump-filtered": _dump_filtered,
     **LIVE_NOTES,
+    **CLUSTER_NOTES,
 }
 
 
 def note_text(note: Note, lang: str) -> str:
-    """The note in `lang` (`en` or `zh`); an unknown code is shown with its parameters."""
+    """The note in `lang` (`en` or `zh`); an unknown code is shown with its parameters.
+
+    A note with a `shard` parameter is one node's note in a cluster scan (the same note on every node is
+    given once, without it): its text starts with the node.
+    """
     build = CATALOGUE.get(note.code)
     if build is None:
         params = ", ".join(f"{name}={_plain(value)}" for name, value in note.params.items())
         return f"{note.code}: {params}" if params else note.code
-    return build(note.params).in_(lang)
+    text = build(note.params).in_(lang)
+    shard = note.params.get("shard")
+    if shard is not None and not note.code.startswith("cluster-"):
+        text = f"{_plain(shard)}: {text}"
+    return text
 
 
 def _plain(value: NoteValue) -> str:

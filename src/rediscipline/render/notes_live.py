@@ -11,6 +11,7 @@ from rediscipline.model.server import (
     CHECK_ACL,
     CHECK_CONFIG,
     CHECK_INFO,
+    CHECK_KEY_READS,
     CHECK_LENGTH,
     CHECK_MEMORY,
     CHECK_NO_TOUCH,
@@ -49,6 +50,11 @@ COSTS = {
     CHECK_LENGTH: Text(
         "a length command (STRLEN, HLEN, SCARD...) was refused: element counts and string sizes are missing",
         "长度命令（STRLEN、HLEN、SCARD 等）被拒绝：元素个数与字符串大小缺失",
+    ),
+    CHECK_KEY_READS: Text(
+        "the cluster node refused to read some keys (the cluster was down, or their slot moved): they were "
+        "judged by their names only",
+        "集群节点拒绝读取部分 Key（集群不可用，或其槽位已迁移）：这些 Key 只按名称做了检查",
     ),
     CHECK_NO_TOUCH: Text(
         "CLIENT NO-TOUCH is unavailable (Redis/Valkey < 7.2, or not permitted): the length probes may refresh "

@@ -28,6 +28,7 @@ from rediscipline.render.labels import SEVERITY, label
 from rediscipline.render.libraries import advice, family_of
 from rediscipline.render.notes import note_text
 from rediscipline.render.sites import is_site, shown_path
+from rediscipline.render.text_cluster import cluster_section
 from rediscipline.render.text_live import keyspace_section, score_line, server_line
 from rediscipline.render.text_patterns import patterns_section
 from rediscipline.render.text_sites import site_count, site_lines
@@ -89,7 +90,9 @@ def _summary(report: Report, console: Console, lang: str, sites: bool = False) -
         console.print(RichText(f"{label('by-family', lang)}: " + ", ".join(parts), style="dim"))
 
 
-def _finding(finding: Finding, console: Console, lang: str) -> None:
+def _finding(finding: Finding, console: Console, lang: str, counted: str = "call") -> None:
+    """One finding; a finding about something other than keys counts `counted`s (calls of a command, or
+    servers: the shards of a cluster, the nodes of a run that share a setting)."""
     line = RichText("  ")
     line.append(MARK[finding.severity] + " ", style=STYLE[finding.severity])
     if finding.pattern is not None:
@@ -99,8 +102,9 @@ def _finding(finding: Finding, console: Console, lang: str) -> None:
         if finding.estimate is not None:
             value, low, high = (f"{v:,.0f}" for v in finding.estimate)
             line.append("  " + label("estimate", lang, value=value, low=low, high=high), style="magenta")
-    elif finding.examples or finding.count > 1:  # a command: how often it ran
-        line.append(f"{finding.count:,} {label('call' if finding.count == 1 else 'calls', lang)}", style="magenta")
+    elif finding.examples or finding.count > 1:  # a command: how often it ran; a setting: on how many servers
+        unit = label(counted if finding.count == 1 else counted + "s", lang)
+        line.append(f"{finding.count:,} {unit}", style="magenta")
     line.append("  " + inert(finding.message.in_(lang)))
     if finding.namespace:
         line.append(f"  [{label('namespace', lang)} {inert(finding.namespace, NAME_LIMIT)}]", style="dim")
@@ -122,7 +126,8 @@ def _finding(finding: Finding, console: Console, lang: str) -> None:
         console.print(examples)
 
 
-def _console(stream: TextIO, color: bool) -> Console:
+def console_for(stream: TextIO, color: bool) -> Console:
+    """The console every text report is written with: no markup, no highlighting, 120 columns in files."""
     return Console(
         file=stream,
         force_terminal=color,
@@ -133,6 +138,10 @@ def _console(stream: TextIO, color: bool) -> Console:
         width=120 if not color else None,
         soft_wrap=not color,
     )
+
+
+#: Families whose findings about something other than keys count the calls of a command.
+COUNTED_IN_CALLS = frozenset({"CMD", "BAT", "PUB"})
 
 
 def _by_rule(findings: list[Finding], report: Report, console: Console, lang: str) -> None:
@@ -155,8 +164,9 @@ def _by_rule(findings: list[Finding], report: Report, console: Console, lang: st
         console.print(header)
         if meta is not None and meta.sources:
             console.print(RichText(f"  {label('source', lang)}: " + " · ".join(meta.sources), style="dim"))
+        counted = "call" if meta is None or meta.family in COUNTED_IN_CALLS else "server"
         for finding in group:
-            _finding(finding, console, lang)
+            _finding(finding, console, lang, counted)
         console.print()
 
 
@@ -179,7 +189,7 @@ def _render_sites(report: Report, console: Console, lang: str) -> None:
 
 
 def render_text(report: Report, stream: TextIO, lang: str = "en", color: bool = False) -> None:
-    console = _console(stream, color)
+    console = console_for(stream, color)
     if report.run.layout == LAYOUT_SITES or any(is_site(f) for f in report.findings):
         _render_sites(report, console, lang)
         return
@@ -188,8 +198,10 @@ def render_text(report: Report, stream: TextIO, lang: str = "en", color: bool = 
     if not report.findings:
         console.print(RichText(label("no-findings", lang), style="green"))
     _by_rule(list(report.findings), report, console, lang)
+    if report.stats.cluster is not None:
+        cluster_section(report.stats.cluster, console, lang)
     if report.stats.keyspace is not None:
-        keyspace_section(report.stats.keyspace, console, lang)
+        keyspace_section(report.stats.keyspace, console, lang, report.stats.cluster)
     patterns_section(report, console, lang)
     _notes(report, console, lang)
     server = report.stats.server

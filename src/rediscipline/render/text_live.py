@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text as RichText
 
+from rediscipline.model.cluster import ClusterView
 from rediscipline.model.display import QUOTE_LIMIT, display_bytes, display_text, inert
 from rediscipline.model.keyspace import KeyspaceStats, TopKey
 from rediscipline.model.report import Report, ServerSummary
+from rediscipline.redis_meta.keyslot import key_slot
 from rediscipline.render.labels import label
 from rediscipline.render.numbers import human_bytes, human_count, share
 
@@ -52,7 +56,7 @@ def score_line(report: Report, lang: str) -> RichText | None:
     return line
 
 
-def table(console: Console, title: str, headers: tuple[str, ...], rows: list[tuple[str, ...]]) -> None:
+def table(console: Console, title: str, headers: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> None:
     """A table of cells already escaped by the caller; each cell is a rich Text, never parsed as markup."""
     table = Table(title=RichText(title), title_justify="left", title_style="bold", box=None, pad_edge=False)
     for index, header in enumerate(headers):
@@ -62,23 +66,31 @@ def table(console: Console, title: str, headers: tuple[str, ...], rows: list[tup
     console.print(table)
 
 
-def _top(keys: tuple[TopKey, ...]) -> list[tuple[str, ...]]:
-    return [
-        (
+def _top(keys: tuple[TopKey, ...], cluster: ClusterView | None) -> list[tuple[str, ...]]:
+    """The top keys' rows; in a cluster scan the second column is the shard holding the key and its slot."""
+    rows: list[tuple[str, ...]] = []
+    for key in keys[:TOP_ROWS]:
+        if cluster is None:
+            where = f"db{key.db or 0}"
+        else:
+            slot = key_slot(key.name)
+            shard = cluster.shard_serving(slot)
+            where = f"{display_text(shard.address, QUOTE_LIMIT) if shard else '?'} #{slot}"
+        rows.append((
             display_bytes(key.name, QUOTE_LIMIT),
-            f"db{key.db or 0}",
+            where,
             _word(key.type),
             human_bytes(key.memory),
             f"{key.length:,}" if key.length is not None else "?",
             "-" if key.ttl_ms is None or key.ttl_ms < 0 else f"{key.ttl_ms // 1000:,} s",
             _word(key.encoding),
-        )
-        for key in keys[:TOP_ROWS]
-    ]
+        ))  # fmt: skip
+    return rows
 
 
-def keyspace_section(keyspace: KeyspaceStats, console: Console, lang: str) -> None:
-    """The summary tables; a figure the scan did not measure (`KeyspaceStats.measured`) is shown as `?`."""
+def keyspace_section(keyspace: KeyspaceStats, console: Console, lang: str, cluster: ClusterView | None = None) -> None:
+    """The summary tables; a figure the scan did not measure (`KeyspaceStats.measured`) is shown as `?`; in a
+    cluster scan the top keys name their shard and slot."""
     console.print(RichText(label("keyspace", lang), style="bold"))
     measured = keyspace.measured
     has_memory, has_ttl, has_length = "memory" in measured, "ttl" in measured, "length" in measured
@@ -153,9 +165,9 @@ def keyspace_section(keyspace: KeyspaceStats, console: Console, lang: str) -> No
         # where they are not UTF-8): `inert` escapes what else could act on a terminal and bounds it.
         [(inert(b.label, QUOTE_LIMIT), f"{b.keys:,}", size(b.memory)) for b in keyspace.namespaces[:TOP_ROWS]],
     )
-    headers = ("key", "db", "type", memory_header, "length", "TTL", "encoding")
+    headers = ("key", "db" if cluster is None else "shard #slot", "type", memory_header, "length", "TTL", "encoding")
     for title, keys in (("top-memory", keyspace.top_by_memory), ("top-length", keyspace.top_by_length)):
         if keys:
             console.print()
-            table(console, label(title, lang), headers, _top(keys))
+            table(console, label(title, lang), headers, _top(keys, cluster))
     console.print()

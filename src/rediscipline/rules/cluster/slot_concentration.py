@@ -90,8 +90,9 @@ class SlotConcentration(ClusterRule[SlotConcentrationOptions]):
     When the slots carry `CLUSTER SLOT-STATS` figures (Valkey 8+, Redis 8.2+, with
     `cluster-slot-stats-enabled yes` for CPU and network), a slot taking more than `max-traffic-share` of
     its shard's CPU time is reported as `cpu`, of its network bytes (in and out) as `network`; the value is
-    the share. A shard's total is the sum over its slots, so it is judged only when the run holds the
-    figure of every slot the shard serves, and only once its slots took `min-cpu-usec` of CPU time
+    the share. A shard's total is the sum over its slots (`ShardStat.cpu_usec`, `network_bytes`), so it is
+    judged only when the server gave the figure of every slot the shard serves, and only once its slots took
+    `min-cpu-usec` of CPU time
     (`min-network-bytes` of traffic): these figures count from the server's last statistics reset, and a
     shard that has barely worked gives shares of almost nothing.
 
@@ -256,21 +257,14 @@ def _memory(judged: _Judged, defer: bool, opts: SlotConcentrationOptions) -> Ite
 
 
 def _totals(cluster: ClusterView, traffic: _Traffic) -> dict[int, int]:
-    """Per shard index, the sum of a SLOT-STATS figure over its slots, for the shards whose every slot the
-    run holds with that figure (a bounded list of the busiest slots gives no total)."""
-    sums: dict[int, int] = {}
-    seen: dict[int, int] = {}
-    for slot in cluster.slots:
-        value = traffic.of(slot)
-        if slot.shard is None or value is None:
-            continue
-        sums[slot.shard] = sums.get(slot.shard, 0) + value
-        seen[slot.shard] = seen.get(slot.shard, 0) + 1
-    return {
-        index: total
-        for index, total in sums.items()
-        if 0 <= index < len(cluster.shards) and seen[index] == cluster.shards[index].slot_count
-    }
+    """Per shard index, the SLOT-STATS figure summed over the shard's slots, for the shards whose server gave
+    it for every slot (the view lists only the busiest slots; the shard holds the total)."""
+    totals: dict[int, int] = {}
+    for index, shard in enumerate(cluster.shards):
+        total = shard.cpu_usec if traffic.code == "cpu" else shard.network_bytes
+        if total is not None:
+            totals[index] = total
+    return totals
 
 
 def _cause(slot: SlotStat, tag: HashtagStat | None) -> Text:

@@ -80,9 +80,14 @@ class BannedCommandRule(CommandRule[RuleOptions]):
         yield Violation(code_of(call.name), Text(en, zh), value=measured(fact))
 
 
-def banned_rule(row: BannedCommand, class_name: str) -> type[BannedCommandRule]:
-    """The rule class of a row, registered under the row's id and slug like any rule."""
-    namespace: dict[str, Any] = {"__doc__": row.doc, "__module__": __name__, "row": row, "Options": row.options}
+def banned_rule(row: BannedCommand, class_name: str, module: str) -> type[BannedCommandRule]:
+    """The rule class of a row, registered under the row's id and slug like any rule.
+
+    `module` is the module that binds the class to `class_name`, so that pickle finds it by name (a run's
+    settings travel to worker processes).
+    """
+    namespace: dict[str, Any] = {"__doc__": row.doc, "__module__": module, "__qualname__": class_name}
+    namespace.update(row=row, Options=row.options)
     namespace["commands"] = frozenset(row.commands)
     cls = type(class_name, (BannedCommandRule,), namespace)
     decorate = rule(row.id, row.slug, title=row.title, severity=row.severity, where=row.where, sources=row.sources)

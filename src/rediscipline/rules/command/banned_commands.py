@@ -287,7 +287,7 @@ BANNED: tuple[BannedCommand, ...] = (
     ),
 )
 
-KeysCommand = banned_rule(BANNED[0], "KeysCommand")
-FlushCommand = banned_rule(BANNED[1], "FlushCommand")
-MonitorCommand = banned_rule(BANNED[2], "MonitorCommand")
-AdminCommand = banned_rule(BANNED[3], "AdminCommand")
+KeysCommand = banned_rule(BANNED[0], "KeysCommand", __name__)
+FlushCommand = banned_rule(BANNED[1], "FlushCommand", __name__)
+MonitorCommand = banned_rule(BANNED[2], "MonitorCommand", __name__)
+AdminCommand = banned_rule(BANNED[3], "AdminCommand", __name__)

@@ -18,3 +18,5 @@ DEFAULT_TIMEOUT_SECONDS = 10.0
 DEFAULT_RETRIES = 3
 #: The round-trip time the scanner aims at when it adapts the batch, in milliseconds.
 DEFAULT_TARGET_MS = 1.0
+#: Shards of a cluster (or targets of a fleet) read at once, by default.
+DEFAULT_CONCURRENCY = 4

@@ -32,7 +32,14 @@ from typing import Any
 
 from rediscipline.model.facts import HEAD_BYTES
 from rediscipline.model.plan import ProbePlan
-from rediscipline.model.server import CHECK_LENGTH, CHECK_MEMORY, CHECK_OBJECT, CHECK_TYPE, ServerFact
+from rediscipline.model.server import (
+    CHECK_KEY_READS,
+    CHECK_LENGTH,
+    CHECK_MEMORY,
+    CHECK_OBJECT,
+    CHECK_TYPE,
+    ServerFact,
+)
 from rediscipline.sources.live.wire import is_error
 
 LENGTH_COMMANDS = {
@@ -62,6 +69,16 @@ def is_key_denied(reply: Any) -> bool:
     """A NOPERM about the key itself (ACL key patterns), not about the command."""
     text = str(reply) if is_error(reply) else ""
     return text.startswith("NOPERM") and "key" in text and "to run" not in text
+
+
+#: Error replies of a cluster node about where a key lives or whether the cluster serves it now.
+_CLUSTER_REFUSALS = ("MOVED ", "ASK ", "CLUSTERDOWN", "TRYAGAIN")
+
+
+def is_cluster_refusal(reply: Any) -> bool:
+    """The node will not read this key now: it moved (MOVED, ASK, a slot in migration), or the cluster is down
+    (CLUSTERDOWN: some slot is served by nobody) or busy (TRYAGAIN)."""
+    return is_error(reply) and str(reply).startswith(_CLUSTER_REFUSALS)
 
 
 def is_command_denied(reply: Any) -> bool:
@@ -215,6 +232,9 @@ class Probes:
                 record.gone = True
                 if is_key_denied(kind):
                     record.unreadable = True
+                elif is_cluster_refusal(kind):
+                    record.unreadable = True
+                    refused.append((CHECK_KEY_READS, kind))
                 elif is_command_denied(kind):
                     record.unreadable = True
                     refused.append((CHECK_TYPE, kind))
@@ -227,8 +247,10 @@ class Probes:
             if ttl == -2:
                 record.gone = True
                 return refused
-            if ttl.__class__ is not int and is_key_denied(ttl):
+            if ttl.__class__ is not int and (is_key_denied(ttl) or is_cluster_refusal(ttl)):
                 record.gone = record.unreadable = True
+                if is_cluster_refusal(ttl):
+                    refused.append((CHECK_KEY_READS, ttl))
                 return refused
             record.ttl_ms = ttl if ttl.__class__ is int else None
         if self.memory:
@@ -239,8 +261,10 @@ class Probes:
             elif reply is None:
                 record.gone = True
                 return refused
-            elif is_key_denied(reply):
+            elif is_key_denied(reply) or is_cluster_refusal(reply):
                 record.gone = record.unreadable = True
+                if is_cluster_refusal(reply):
+                    refused.append((CHECK_KEY_READS, reply))
                 return refused
             else:
                 refused.append((CHECK_MEMORY, reply))

@@ -11,7 +11,7 @@ while the engine works, ends the scan: the facts so far stand as a partial resul
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rediscipline.model.facts import VANISHED, KeySample, UnreadableKey
 from rediscipline.model.location import SOURCE_LIVE
@@ -73,10 +73,21 @@ class LiveSource:
     place = SOURCE_LIVE
     counts_keys = True
 
-    def __init__(self, options: LiveScanOptions, progress: Progress | None = None) -> None:
+    def __init__(
+        self,
+        options: LiveScanOptions,
+        progress: Progress | None = None,
+        *,
+        address: ServerAddress | None = None,
+        shard: bool = False,
+    ) -> None:
+        """`address`: the server, already parsed (`options.url` is then not read); `shard`: the server is one
+        shard of a cluster scanned as a whole, so its report is not marked as covering one shard only, and
+        reads are allowed on a replica (READONLY) and stay allowed on a master that fails over to one."""
         _check_options(options)
         self.options = options
-        self.address: ServerAddress = parse_address(
+        self.shard = shard
+        self.address: ServerAddress = address or parse_address(
             options.url, username=options.user, password_env=options.password_env
         )
         self.inputs = (self.address.display,)
@@ -93,6 +104,8 @@ class LiveSource:
         reply = wire.call(b"CLIENT", b"NO-TOUCH", b"ON")  # Redis/Valkey 7.2+: our reads leave LRU/LFU alone
         if is_error(reply):
             self.unavailable.setdefault(CHECK_NO_TOUCH, str(reply))
+        if self.shard:
+            wire.call(b"READONLY")
         return wire
 
     def facts(self, plan: ProbePlan) -> Iterator[Fact]:
@@ -119,6 +132,8 @@ class LiveSource:
             resume=self.resume,
             allow_stale=options.allow_stale,
         )
+        if self.shard:
+            scope = replace(scope, cluster_masters=None)
         yield server
         if plan.commands:
             yield from commandstats_facts(server)

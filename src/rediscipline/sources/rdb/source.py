@@ -189,7 +189,7 @@ class RdbSource:
         self.paths = dump_paths(paths)
         self.inputs = tuple(self.paths)
         self.options = options
-        self.jobs = jobs
+        self.workers = jobs
         self.progress = progress
         self.summaries: list[DumpSummary] = []
 
@@ -198,11 +198,15 @@ class RdbSource:
         `paths`."""
         options = replace(self.options, head="head" in plan.key_fields)
         self.summaries = []
-        return dump_runs(self.paths, options, self.summaries, jobs=self.jobs, progress=self.progress)
+        return dump_runs(self.paths, options, self.summaries, jobs=self.workers, progress=self.progress)
 
     def facts(self, plan: ProbePlan) -> Iterator[Fact]:
         """The facts of every dump as one stream (the runs chained, with no layer of ours per key)."""
         return itertools.chain.from_iterable(facts for _index, facts in self.runs(plan))
+
+    def detail(self) -> tuple[object, ...]:
+        """The summaries of the dumps read, for a run that reads its dumps as jobs (`jobs.DumpJobs`)."""
+        return tuple(self.summaries)
 
     def outcome(self) -> SourceOutcome:
         summaries = self.summaries

@@ -4,7 +4,6 @@ processes, one for the module). A Ctrl-C is sent to a real process that is waiti
 
 from __future__ import annotations
 
-import logging
 import os
 import signal
 import subprocess
@@ -14,7 +13,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from distributed import LocalCluster
 
 from rediscipline.api.executors import (
     DaskExecutor,
@@ -23,6 +21,7 @@ from rediscipline.api.executors import (
     dask_address,
     executor_for,
 )
+from tests.support.dask_cluster import local_scheduler
 from tests.support.servers import free_port, pid_alive
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -237,18 +236,8 @@ def test_an_interrupt_while_the_caller_handles_a_result_stops_the_workers_on_lea
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
     """The address of a real Dask scheduler with two worker processes of one thread each."""
-    cluster = LocalCluster(
-        n_workers=2,
-        processes=True,
-        threads_per_worker=1,
-        host="127.0.0.1",
-        dashboard_address=None,
-        silence_logs=logging.ERROR,
-    )
-    try:
-        yield cluster.scheduler_address
-    finally:
-        cluster.close()
+    with local_scheduler() as address:
+        yield address
 
 
 def test_dask_gives_every_index_once_from_more_than_one_process(scheduler: str, tmp_path: Path) -> None:

@@ -309,3 +309,35 @@ def test_a_part_task_pickles(small: Cluster) -> None:
     task = pickle.loads(pickle.dumps(PartTask(jobs[0], spec, 0, 1, True)))
     result = pickle.loads(pickle.dumps(run_part(task)))
     assert result.report.keys == _dbsize(small.shards[0].master)
+
+
+def test_tls_and_an_acl_user_reach_every_node(tmp_path: Path) -> None:
+    from tests.support.servers import supports_tls, tls_files
+
+    require_kind("redis70")
+    if not supports_tls("redis70"):
+        pytest.skip("this redis-server build has no TLS")
+    with start_cluster(3, 0, "redis70", tls=True) as cluster:
+        for node in cluster:
+            with node.client() as client:
+                client.execute_command(
+                    "ACL", "SETUSER", "audit", "on", ">s3cret", "~*", "&*", "-@all", "+@read", "+@connection",
+                    "+info", "+config|get", "+cluster", "+client", "+readonly", "+memory|usage", "+object",
+                )  # fmt: skip
+        for index in range(300):
+            key = b"k:%d" % index
+            with cluster.shard_serving(key_slot(key)).master.client() as client:
+                client.set(key, b"v")
+        keys = 0
+        for shard in cluster.shards:
+            with shard.master.client() as client:
+                keys += int(client.dbsize())
+        url = f"rediss://audit@127.0.0.1:{cluster.masters[1].tls_port}"
+        env = {"AUDIT_PW": "s3cret", "SSL_CERT_FILE": str(tls_files().cert)}
+        result = run_scan(url, "--password-env", "AUDIT_PW", cwd=tmp_path, env=env)
+        assert result.returncode in (0, 1), result.describe()
+        data = result.report
+        assert [row["address"] for row in data["shards"]] == [f"127.0.0.1:{s.master.tls_port}" for s in cluster.shards]
+        assert [row["status"] for row in data["shards"]] == ["complete"] * 3
+        assert data["summary"]["keys"] == keys
+        assert b"s3cret" not in result.stdout + result.stderr

@@ -117,13 +117,15 @@ def cluster() -> Iterator[list[ServerProcess]]:
             node.stop()
 
 
-def test_cluster_node_says_the_other_shards_were_not_scanned(cluster: list[ServerProcess], tmp_path: Path) -> None:
+def test_a_cluster_node_scanned_alone_says_the_other_shards_were_not_scanned(
+    cluster: list[ServerProcess], tmp_path: Path
+) -> None:
     node = cluster[1]
     names = slot_owner_key(cluster, node, b"order:")
     with node.client() as client:
         for name in names:
             client.set(name, b"1")
-    result = run_scan(node.url, cwd=tmp_path, timeout=120)
+    result = run_scan(node.url, "--no-cluster", cwd=tmp_path, timeout=120)
     assert result.returncode in (0, 1), result.describe()
     report = result.report
     assert report["summary"]["keys"] == len(names) > 0
@@ -135,12 +137,18 @@ def test_cluster_node_says_the_other_shards_were_not_scanned(cluster: list[Serve
         )
         for note in report["notes"]
     ), report["notes"]
-    text = run_scan(node.url, "--format", "text", cwd=tmp_path, timeout=120).stdout.decode()
+    text = run_scan(node.url, "--no-cluster", "--format", "text", cwd=tmp_path, timeout=120).stdout.decode()
     assert "one node of a cluster of 3 masters: the other shards were not scanned" in text
-    zh = run_scan(node.url, "--format", "text", "--lang", "zh", cwd=tmp_path, timeout=120).stdout.decode()
+    zh = run_scan(node.url, "--no-cluster", "--format", "text", "--lang", "zh", cwd=tmp_path, timeout=120)
+    zh = zh.stdout.decode()
     assert "集群（3 个主节点）中的一个节点" in zh
 
 
 def test_cluster_node_refuses_other_databases(cluster: list[ServerProcess], tmp_path: Path) -> None:
-    line = _refused(run_scan(cluster[0].url, "--db", "3", cwd=tmp_path, timeout=60))
+    line = _refused(run_scan(cluster[0].url, "--db", "3", "--no-cluster", cwd=tmp_path, timeout=60))
     assert "--db 3" in line and "SELECT" in line
+    line = _refused(run_scan(cluster[0].url, "--db", "3", cwd=tmp_path, timeout=60))
+    assert (
+        line
+        == "rediscipline: error: a cluster has only database 0: leave out --db (or scan one node with --no-cluster)"
+    )

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from rediscipline.model.report import Report
 from rediscipline.model.severity import Severity
 
+#: The fleet document's schema name and version (`render.fleet` writes it, `diff` reads it).
+FLEET_SCHEMA = "rediscipline.fleet"
 FLEET_SCHEMA_VERSION = 1
 
 
@@ -65,4 +67,4 @@ class FleetReport:
         return tuple(target for target in self.targets if target.failed)
 
 
-__all__ = ["FLEET_SCHEMA_VERSION", "FleetReport", "TargetResult", "worst_first"]
+__all__ = ["FLEET_SCHEMA", "FLEET_SCHEMA_VERSION", "FleetReport", "TargetResult", "worst_first"]

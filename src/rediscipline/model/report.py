@@ -12,6 +12,8 @@ from rediscipline.model.note import Note
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 
+#: The report document's schema name and version (`render.json_output` writes it, `diff` reads it).
+REPORT_SCHEMA = "rediscipline.report"
 SCHEMA_VERSION = 1
 #: How a report's findings are laid out: per rule and key pattern (key lists, servers, dumps), or one per
 #: place in a file (code and config files, whose "keys" are templates, not a keyspace).

@@ -16,11 +16,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from rediscipline.model.fleet import FLEET_SCHEMA
+from rediscipline.model.report import REPORT_SCHEMA
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 
-SCHEMA_REPORT = "rediscipline.report"
-SCHEMA_FLEET = "rediscipline.fleet"
+SCHEMA_REPORT = REPORT_SCHEMA
+SCHEMA_FLEET = FLEET_SCHEMA
 
 CHANGE_NEW = "new"
 CHANGE_WORSENED = "worsened"

@@ -10,7 +10,7 @@ from typing import Any, TextIO
 from rich.text import Text as RichText
 
 from rediscipline.model.display import QUOTE_LIMIT, cut_text, display_text, inert, json_safe
-from rediscipline.model.fleet import FleetReport, TargetResult
+from rediscipline.model.fleet import FLEET_SCHEMA, FleetReport, TargetResult
 from rediscipline.model.severity import Severity
 from rediscipline.model.units import human_bytes
 from rediscipline.render.json_output import report_to_dict
@@ -18,7 +18,6 @@ from rediscipline.render.labels import SEVERITY, label
 from rediscipline.render.text import console_for
 from rediscipline.render.text_live import table
 
-FLEET_SCHEMA = "rediscipline.fleet"
 FleetRenderer = Callable[[FleetReport, TextIO, str, bool], None]
 
 
@@ -116,4 +115,4 @@ def render_fleet_json(fleet: FleetReport, stream: TextIO, lang: str = "en", colo
 
 FLEET_RENDERERS: dict[str, FleetRenderer] = {"text": render_fleet_text, "json": render_fleet_json}
 
-__all__ = ["FLEET_RENDERERS", "FLEET_SCHEMA", "fleet_to_dict", "render_fleet_json", "render_fleet_text"]
+__all__ = ["FLEET_RENDERERS", "fleet_to_dict", "render_fleet_json", "render_fleet_text"]

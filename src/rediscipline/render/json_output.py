@@ -17,14 +17,14 @@ from rediscipline.model.display import NAME_LIMIT, QUOTE_LIMIT, cut_text, inert,
 from rediscipline.model.finding import Finding
 from rediscipline.model.keyspace import Bucket, TopKey
 from rediscipline.model.location import Location
-from rediscipline.model.report import Report
+from rediscipline.model.report import REPORT_SCHEMA, Report
 from rediscipline.redis_meta.keyslot import key_slot
 from rediscipline.render.libraries import library_fields
 from rediscipline.render.names import LongNames, name_fields
 from rediscipline.render.notes import note_text
 from rediscipline.render.sites import path_bytes, shown_path
 
-SCHEMA = "rediscipline.report"
+SCHEMA = REPORT_SCHEMA
 
 
 def _path(path: str | None) -> str | None:

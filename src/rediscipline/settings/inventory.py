@@ -40,6 +40,7 @@ from rediscipline.redis_meta.records import KEY_TYPES
 from rediscipline.settings.errors import ConfigError
 from rediscipline.settings.toml import load_toml_file
 from rediscipline.sources.errors import SourceError
+from rediscipline.sources.live.cluster_addresses import map_entry
 from rediscipline.sources.live.credentials import take_credentials
 from rediscipline.sources.live.defaults import MAX_BATCH, MIN_BATCH
 from rediscipline.sources.live.url import parse_address
@@ -117,19 +118,9 @@ def _address_map(value: object) -> tuple[str, ...]:
     if not isinstance(value, list) or not value:
         raise _Invalid(f'expected a list of "host:port=host:port", got {value!r}')
     for item in value:
-        sides = item.split("=") if isinstance(item, str) else []
-        if len(sides) != 2 or not all(_is_host_port(side) for side in sides):
+        if not isinstance(item, str) or map_entry(item) is None:
             raise _Invalid(f'expected "host:port=host:port", got {item!r}')
     return tuple(value)
-
-
-def _is_host_port(text: str) -> bool:
-    host, colon, port = text.rpartition(":")
-    if not colon or not host or not port.isascii() or not port.isdigit() or not 0 < int(port) < 65536:
-        return False
-    if host.startswith("["):
-        return host.endswith("]") and len(host) > 2
-    return ":" not in host and not any(c.isspace() for c in host)
 
 
 #: Every target option as written in the file: which kinds of target take it, and its check.

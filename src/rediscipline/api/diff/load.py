@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from rediscipline.model.display import NAME_LIMIT, PATH_LIMIT, display_text
+from rediscipline.model.fleet import FLEET_SCHEMA_VERSION
 from rediscipline.model.location import FILE_SOURCES
 from rediscipline.model.report import SCHEMA_VERSION
 from rediscipline.model.report_diff import (
@@ -35,7 +36,6 @@ from rediscipline.render.sites import is_file_path
 from rediscipline.sources.errors import SourceError
 
 #: The versions of each schema this rediscipline reads.
-FLEET_SCHEMA_VERSION = 1
 READABLE = {SCHEMA_REPORT: (SCHEMA_VERSION,), SCHEMA_FLEET: (FLEET_SCHEMA_VERSION,)}
 _KIND = {SCHEMA_REPORT: "rediscipline report", SCHEMA_FLEET: "rediscipline fleet report"}
 STATUS_OK = "ok"

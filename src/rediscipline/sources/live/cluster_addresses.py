@@ -22,16 +22,26 @@ def parse_address_map(entries: Sequence[str]) -> AddressMap:
     `normal_host` writes them."""
     address_map: AddressMap = {}
     for entry in entries:
-        announced, sep, reached = entry.partition("=")
-        source, target = _address(announced), _address(reached)
-        if not sep or source is None or target is None:
+        pair = map_entry(entry)
+        if pair is None:
             raise SourceError(
                 f"--map {_quoted(entry)}: expected HOST:PORT=HOST:PORT, an IPv6 address in brackets ([::1]:7000)"
             )
+        source, target = pair
         if address_map.get(source, target) != target:
-            raise SourceError(f"--map {_quoted(entry)}: {_quoted(announced)} is mapped twice")
+            raise SourceError(f"--map {_quoted(entry)}: {_quoted(entry.partition('=')[0])} is mapped twice")
         address_map[source] = target
     return address_map
+
+
+def map_entry(entry: str) -> tuple[tuple[str, int], tuple[str, int]] | None:
+    """One `HOST:PORT=HOST:PORT` entry as (announced, reached) addresses, hosts in `normal_host` form; None
+    when it is not one."""
+    announced, sep, reached = entry.partition("=")
+    source, target = _address(announced), _address(reached)
+    if not sep or source is None or target is None:
+        return None
+    return source, target
 
 
 def mapped(

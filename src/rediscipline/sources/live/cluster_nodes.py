@@ -36,6 +36,16 @@ class Chosen:
     keys: int | None
     stale: bool = False
 
+    @property
+    def reached(self) -> str:
+        return reached(self.address)
+
+
+def reached(address: ServerAddress) -> str:
+    """`host:port` a node is read at (its TLS port over TLS, after `--map`): how reports name nodes and shards."""
+    host = address.host or ""
+    return f"[{host}]:{address.port}" if ":" in host else f"{host}:{address.port}"
+
 
 @dataclass(frozen=True, slots=True)
 class _Probe:
@@ -76,15 +86,16 @@ def choose_nodes(
             if probe.error is None and (probe.in_sync or master_failed):
                 picked = Chosen(shard, node, address, probe.keys, stale=not probe.in_sync)
                 break
-            refused.append((node.address, probe.error or "not in sync with its master"))
+            refused.append((reached(address), probe.error or "not in sync with its master"))
+        named = reached(node_address(seed, master, address_map))
         if picked is None:  # nothing answered: the job reports the error of the node that should have been read
             node = shard.replicas[0] if master_failed and shard.replicas else master
             picked = Chosen(shard, node, node_address(seed, node, address_map), None)
         elif master_failed:
-            notes.append(note("cluster-master-failed", shard=master.address, replica=picked.node.address))
+            notes.append(note("cluster-master-failed", shard=named, replica=picked.reached))
         elif prefer == PREFER_REPLICAS and picked.node.role == ROLE_MASTER:
             why = "; ".join(f"{where}: {reason}" for where, reason in refused) or "it has no replica online"
-            notes.append(note("cluster-replica-fallback", shard=master.address, reason=why))
+            notes.append(note("cluster-replica-fallback", shard=named, reason=why))
         chosen.append(picked)
     return chosen, notes
 
@@ -111,4 +122,4 @@ def _probe(address: ServerAddress, node: ClusterNode, timeout: float) -> _Probe:
         wire.close()
 
 
-__all__ = ["PREFER", "PREFER_MASTERS", "PREFER_REPLICAS", "Chosen", "choose_nodes", "node_address"]
+__all__ = ["PREFER", "PREFER_MASTERS", "PREFER_REPLICAS", "Chosen", "choose_nodes", "node_address", "reached"]

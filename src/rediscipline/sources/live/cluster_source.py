@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
@@ -24,6 +25,7 @@ from rediscipline.model.cluster import (
     SLOTS_FROM_SCAN,
     SLOTS_FROM_SERVER,
     SLOTS_KEPT,
+    ClusterNode,
     ClusterView,
     ShardStat,
     SlotStat,
@@ -35,7 +37,7 @@ from rediscipline.model.plan import ProbePlan
 from rediscipline.model.report import PARTIAL_SHARDS, ServerSummary
 from rediscipline.model.source import Fact, PartReport, SourceOutcome
 from rediscipline.sources.errors import SourceError
-from rediscipline.sources.live.cluster_nodes import PREFER_MASTERS, Chosen, choose_nodes
+from rediscipline.sources.live.cluster_nodes import PREFER_MASTERS, Chosen, choose_nodes, node_address, reached
 from rediscipline.sources.live.cluster_topology import (
     SlotStats,
     is_cluster,
@@ -65,13 +67,25 @@ class ClusterOptions:
 
 @dataclass(frozen=True)
 class NodeJob:
-    """The scan of one shard's node: a `LiveSource` of it, made where the job runs."""
+    """The scan of one shard's node: a `LiveSource` of it, made where the job runs.
+
+    A password from `--password-env` does not travel with the job (through a Dask scheduler): the worker
+    reads the same environment variable.
+    """
 
     options: LiveScanOptions
     address: ServerAddress
 
     def open(self) -> LiveSource:
-        return LiveSource(self.options, address=self.address, shard=True)
+        address = self.address
+        variable = self.options.password_env
+        if variable is not None:
+            if variable not in os.environ:
+                raise SourceError(
+                    f"--password-env {variable}: the environment variable is not set where {address.display} is read"
+                )
+            address = replace(address, password=os.environ[variable])
+        return LiveSource(self.options, address=address, shard=True)
 
 
 def open_live(
@@ -148,7 +162,8 @@ class ClusterSource:
             options = replace(self.options, url=None, allow_stale=self.options.allow_stale or node.stale)
             if options.sample is not None and node.keys is not None and total:
                 options = replace(options, sample=max(1, math.ceil(options.sample * node.keys / total)))
-            jobs.append(NodeJob(options, node.address))
+            address = replace(node.address, password=None) if options.password_env else node.address
+            jobs.append(NodeJob(options, address))
         return jobs
 
     def _read_topology(self, address: ServerAddress) -> Topology:
@@ -198,7 +213,7 @@ class ClusterSource:
                 status, missed = SHARD_PARTIAL, summary.stopped if summary and summary.stopped else ", ".join(codes)
         return ShardStat(
             shard_id=chosen.shard.shard_id,
-            address=chosen.node.address,
+            address=chosen.reached,
             scanned_role=chosen.node.role,
             slots=chosen.shard.slots,
             replicas=len(chosen.shard.healthy_replicas),
@@ -228,6 +243,11 @@ class ClusterSource:
         if after is None:
             return [note("cluster-topology-unknown-at-end")]
         notes: list[Note] = []
+        address_map = parse_address_map(self.cluster.address_map)
+
+        def named(node: ClusterNode) -> str:
+            return reached(node_address(self.address, node, address_map))
+
         owner_after = {first: shard for shard in after.shards for first, _last in shard.slots}
         for shard in before.shards:
             if shard.master is None or not shard.slots:
@@ -235,11 +255,10 @@ class ClusterSource:
             now = owner_after.get(shard.slots[0][0])
             if now is None or now.slots != shard.slots:
                 shown = _ranges(now.slots) if now is not None else ""
-                notes.append(
-                    note("cluster-slots-moved", shard=shard.master.address, before=_ranges(shard.slots), after=shown)
-                )
+                moved = note("cluster-slots-moved", shard=named(shard.master), before=_ranges(shard.slots), after=shown)
+                notes.append(moved)
             elif now.master is not None and now.master.node_id != shard.master.node_id:
-                notes.append(note("cluster-failover", shard=shard.master.address, master=now.master.address))
+                notes.append(note("cluster-failover", shard=named(shard.master), master=named(now.master)))
         moving = sorted({slot for slot, _f, _t in after.migrating} - {slot for slot, _f, _t in before.migrating})
         if moving:
             notes.append(note("cluster-slots-migrating", slots=tuple(moving)))
@@ -321,7 +340,7 @@ def _node_notes(chosen: Sequence[Chosen], parts: Sequence[PartReport]) -> list[N
         read += 1
         for item in part.outcome.notes:
             key = (item.code, tuple(sorted(item.params.items())))
-            said.setdefault(key, (item, []))[1].append(node.node.address)
+            said.setdefault(key, (item, []))[1].append(node.reached)
     notes: list[Note] = []
     for item, shards in said.values():
         if len(shards) == read:

@@ -1,0 +1,139 @@
+"""`rediscipline fleet INVENTORY.toml` and `rediscipline scan URL URL...` on real servers and dumps: one fleet
+report, worst first, a target that cannot be read as a row with its error, and the exit codes over all."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.live.conftest import cli_env, require_kind
+from tests.support.servers import ServerProcess, free_port, start_server
+
+
+@pytest.fixture(scope="module")
+def servers() -> Iterator[list[ServerProcess]]:
+    require_kind("redis70")
+    started = [start_server("redis70") for _ in range(2)]
+    try:
+        for index, server in enumerate(started):
+            pipe = server.client().pipeline(transaction=False)
+            for key in range(200 * (index + 1)):
+                pipe.set(b"order:%d:status" % key, b"paid", ex=18_000 + key)
+            pipe.set(b"BigBlob", b"z" * 50_000)  # upper case, big, no TTL
+            pipe.execute()
+        yield started
+    finally:
+        for server in started:
+            server.stop()
+
+
+def _run(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rediscipline", *args, "--isolated"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=cli_env(env),
+        timeout=300,
+        check=False,
+    )
+
+
+def _inventory(tmp_path: Path, servers: list[ServerProcess], *, down: bool) -> Path:
+    lines = ['[defaults]\ntags = { env = "test" }\n']
+    for index, server in enumerate(servers):
+        lines.append(f'[[target]]\nname = "cache-{index}"\nurl = "{server.url}"\ntags = {{ team = "t{index}" }}\n')
+    if down:
+        lines.append(f'[[target]]\nname = "gone"\nurl = "redis://127.0.0.1:{free_port()}"\ntimeout = 1\n')
+    path = tmp_path / "fleet.toml"
+    path.write_text("\n".join(lines))
+    return path
+
+
+def test_fleet_writes_one_report_worst_first_and_fails_on_findings(
+    servers: list[ServerProcess], tmp_path: Path
+) -> None:
+    inventory = _inventory(tmp_path, servers, down=False)
+    result = _run("fleet", str(inventory), "--format", "json", "--executor", "inline", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    data = json.loads(result.stdout)
+    assert data["schema"] == "rediscipline.fleet"
+    # worst first: both have an error, the same score and as many findings, so by name
+    assert [(t["name"], t["tags"], t["keys"]) for t in data["targets"]] == [
+        ("cache-0", {"env": "test", "team": "t0"}, 201),
+        ("cache-1", {"env": "test", "team": "t1"}, 401),
+    ]
+    assert data["targets"][0]["score"] == data["targets"][1]["score"]
+    assert data["summary"] == {
+        "targets": 2,
+        "failed": 0,
+        "by_severity": data["summary"]["by_severity"],
+        "max_severity": "error",
+    }
+    for target in data["targets"]:
+        rules = {f["rule"] for f in target["report"]["findings"]}
+        assert {"VAL001", "TTL001"} <= rules
+        assert any(rule.startswith("KEY") for rule in rules)
+    text = _run("fleet", str(inventory), "--executor", "inline", cwd=tmp_path)
+    assert text.returncode == 1
+    assert "Fleet: 2 targets, 0 not read" in text.stdout
+    assert text.stdout.index("cache-0") < text.stdout.index("cache-1")
+
+
+def test_a_target_that_cannot_be_read_is_a_row_and_exit_2(servers: list[ServerProcess], tmp_path: Path) -> None:
+    inventory = _inventory(tmp_path, servers, down=True)
+    output = tmp_path / "fleet.json"
+    result = _run("fleet", str(inventory), "--format", "json", "--output", str(output), cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == (
+        "rediscipline: error: 1 of 3 targets could not be read (their rows in the report say why)\n"
+    )
+    data = json.loads(output.read_text())
+    first = data["targets"][0]
+    assert (first["name"], first["status"], first["report"]) == ("gone", "error", None)
+    assert first["error"].startswith("cannot connect to redis://127.0.0.1:")
+    assert [t["status"] for t in data["targets"][1:]] == ["ok", "ok"]
+
+
+def test_several_urls_make_a_fleet(servers: list[ServerProcess], tmp_path: Path) -> None:
+    urls = [server.url for server in servers]
+    result = _run("scan", *urls, "--format", "json", "--concurrency", "2", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    names = [t["name"] for t in json.loads(result.stdout)["targets"]]
+    assert sorted(names) == sorted(urls)
+    sarif = _run("scan", *urls, "--format", "sarif", cwd=tmp_path)
+    assert sarif.returncode == 2
+    assert sarif.stderr.strip().endswith("several servers make a fleet report: --format text or json")
+
+
+def test_an_unreachable_scheduler_is_one_line_and_nothing_is_written(
+    servers: list[ServerProcess], tmp_path: Path
+) -> None:
+    inventory = _inventory(tmp_path, servers, down=False)
+    output = tmp_path / "fleet.json"
+    port = free_port()
+    result = _run(
+        "fleet", str(inventory), "--format", "json", "--output", str(output), "--executor", f"dask://127.0.0.1:{port}",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith(f"rediscipline: error: Dask scheduler tcp://127.0.0.1:{port} unreachable")
+    assert not output.exists()
+
+
+def test_a_password_variable_that_is_not_set_names_the_entry(tmp_path: Path) -> None:
+    inventory = tmp_path / "fleet.toml"
+    inventory.write_text('[[target]]\nname = "orders"\nurl = "redis://127.0.0.1:6379"\npassword-env = "NOPE_PW"\n')
+    result = _run("fleet", str(inventory), cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == (
+        f'rediscipline: error: {inventory}: [[target]] #1 "orders": password-env: the environment variable '
+        "NOPE_PW is not set\n"
+    )

@@ -271,7 +271,12 @@ def test_unreachable_scheduler_is_one_line() -> None:
     port = free_port()
     with pytest.raises(ExecutorError) as raised:
         executor_for(f"dask://127.0.0.1:{port}", concurrency=1, connect_timeout=1)
-    assert str(raised.value) == f"Dask scheduler tcp://127.0.0.1:{port} unreachable: Connection refused (tried for 1 s)"
+    # the operating system's words when Dask's last attempt got that far within the timeout (on a loaded
+    # machine it may not have), else "no answer"
+    reasons = ("Connection refused", "no answer")
+    assert str(raised.value) in {
+        f"Dask scheduler tcp://127.0.0.1:{port} unreachable: {r} (tried for 1 s)" for r in reasons
+    }
 
 
 def test_tls_without_certificates_is_one_line() -> None:

@@ -341,3 +341,67 @@ def test_tls_and_an_acl_user_reach_every_node(tmp_path: Path) -> None:
         assert [row["status"] for row in data["shards"]] == ["complete"] * 3
         assert data["summary"]["keys"] == keys
         assert b"s3cret" not in result.stdout + result.stderr
+
+
+def test_shards_read_apart_and_merged_report_what_one_engine_fed_every_shard_reports(loaded: Loaded) -> None:
+    """The merge law on a real cluster: each shard's engine in its own part, merged, against one engine fed
+    every shard's facts in shard order (with the same view of the cluster at the end)."""
+    from itertools import chain
+
+    from rediscipline.api.defaults import settings_for
+    from rediscipline.api.driver import run
+    from rediscipline.api.parts import EngineSpec
+    from rediscipline.engine.libraries import LibraryPolicy, default_catalog
+    from rediscipline.model.cluster import ClusterView
+    from rediscipline.rules import default_registry
+    from rediscipline.sources.live.cluster_source import ClusterSource, open_live
+
+    settings = settings_for()
+    url = loaded.cluster.masters[0].url
+    source = open_live(LiveScanOptions(url=url))
+    assert isinstance(source, ClusterSource)
+    merged = run([source], settings, command="scan")
+    view = merged.stats.cluster
+    assert view is not None
+
+    registry = default_registry()
+    spec = EngineSpec(
+        tuple(settings.rules),
+        tuple(settings.namespaces),
+        dict(settings.key_ignores),
+        settings.pattern_cap,
+        False,
+        {cls.meta.id: cls.meta for cls in registry},
+        frozenset(r.id for r in settings.rules),
+        LibraryPolicy(default_catalog(None), settings.library_keys, settings.library_modes),
+    )
+    engine = spec.engine(1, sharded=True)
+    jobs = open_live(LiveScanOptions(url=url)).jobs(engine.plan)  # type: ignore[union-attr]
+    engine.consume(chain.from_iterable(job.open().facts(engine.plan) for job in jobs))
+    # the view the source settles with: its shards, and the servers' own slot figures when they had them
+    given = view.slots if view.slots_from != "scan" else ()
+    engine.consume([ClusterView(view.shards, given, (), view.slots_from, None, view.uncovered_slots, view.origin)])
+    one = engine.finish("live")
+
+    def keyed(findings: Sequence[Any]) -> list[tuple[Any, ...]]:
+        rows = [
+            (f.rule_id, f.code, f.pattern, f.subject, f.count, f.worst, tuple(e.name for e in f.examples))
+            for f in findings
+            if f.pattern is not None or f.rule_id.startswith("CLU")
+        ]
+        return sorted(rows, key=repr)
+
+    assert keyed(merged.findings) == keyed(one.findings)
+    assert merged.stats.cluster == one.stats.cluster
+    assert merged.stats.pattern_stats == one.stats.pattern_stats
+    assert _ttl_free(merged.stats.keyspace) == _ttl_free(one.stats.keyspace)
+
+
+def _ttl_free(keyspace: Any) -> Any:
+    """Keyspace statistics without the TTLs left of the top keys (two scans read them at other moments)."""
+    from dataclasses import replace
+
+    def keys(top: Any) -> Any:
+        return tuple(replace(key, ttl_ms=None) for key in top)
+
+    return replace(keyspace, top_by_memory=keys(keyspace.top_by_memory), top_by_length=keys(keyspace.top_by_length))

@@ -9,7 +9,9 @@ every command: code, key lists, servers and dumps alike), ranks the findings and
 engine's result is never changed: the report is built beside it.
 
 A source of several parts read at once (`model.source.PartedSource`: the dumps of one scan) gives each part an
-engine of its own; once every source is read, their partials are merged into the run's engine, which finishes
+engine of its own; a `JobSource` (the shards of a cluster) hands out its parts as jobs, each read with an
+engine of its own wherever the executor runs it (`api.parts`). Once every source is read, the partials are
+merged into the run's engine in part order, the job sources settle (a cluster's view), and the engine finishes
 the run as if it had been fed every part in order (`engine.partial`).
 """
 

@@ -53,12 +53,12 @@ import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
-from multiprocessing import resource_tracker
 from multiprocessing.connection import wait
 from types import FrameType, TracebackType
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from urllib.parse import urlsplit
+
+from rediscipline.sources.signals import sigint_blocked
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -157,7 +157,7 @@ class LocalExecutor(_ContextManaged):
         pool = self._pool or self._start(fn)
         futures: dict[Future[R], int] = {}
         try:
-            with _sigint_blocked():  # workers start on submit and inherit the blocked signal
+            with sigint_blocked():  # workers start on submit and inherit the blocked signal
                 if _START_METHOD == "forkserver":  # the server's children inherit its mask, not this thread's
                     from multiprocessing import forkserver
 
@@ -346,18 +346,3 @@ def _run(fn: Callable[[T], R], item: T) -> R:
         if _Worker.stopping:
             os._exit(128 + signal.SIGTERM)
         raise
-
-
-@contextmanager
-def _sigint_blocked() -> Iterator[None]:
-    """Block SIGINT in this thread while workers start: they inherit the signal mask, and a SIGINT that arrives
-    meanwhile stays pending here until the mask is restored."""
-    if not hasattr(signal, "pthread_sigmask"):  # Windows: a Ctrl-C does not reach a process group there
-        yield
-        return
-    resource_tracker.ensure_running()  # starting it unblocks SIGINT afterwards: have it running before blocking
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

@@ -56,15 +56,16 @@ class SourceOutcome:
     memory_model: str | None = None
 
 
-class Source(Protocol):
-    """A source of facts for one run.
+class Described(Protocol):
+    """What the driver asks of every source, whatever way it hands out its facts.
 
     * `place`: where its facts are observed, one of the places a rule's `where` names (`keys`, `code`,
       `config`, `live`, `rdb`): the driver runs only rules that can be checked there;
     * `inputs`: what the report's header names (files, a server address without credentials);
     * `counts_keys`: its facts are keys of a keyspace (a key list, a server, dumps), counted and scored, and
       its findings are grouped per rule and key pattern; False for code and config files, whose findings
-      are places in files.
+      are places in files;
+    * `outcome()`, after its facts: its notes, the server it read, its memory model.
     """
 
     @property
@@ -76,9 +77,13 @@ class Source(Protocol):
     @property
     def counts_keys(self) -> bool: ...
 
-    def facts(self, plan: ProbePlan) -> Iterator[Fact]: ...
-
     def outcome(self) -> SourceOutcome: ...
+
+
+class Source(Described, Protocol):
+    """A source of facts for one run (see `Described`), read in this process."""
+
+    def facts(self, plan: ProbePlan) -> Iterator[Fact]: ...
 
 
 #: A run of facts of one part: (the part's index in the source, the facts). Runs of one part come in order.
@@ -133,24 +138,15 @@ class PartJob(Protocol):
 
 
 @runtime_checkable
-class JobSource(Protocol):
+class JobSource(Described, Protocol):
     """A source of several parts, each read by a `PartJob` wherever the run's executor runs it (this process,
     a process pool, a Dask cluster): the nodes of a cluster. Each part has an engine of its own, in the
     worker; only what it found travels back and is merged, in part order.
 
     `jobs(plan)` is asked once, before any part is read; `settle(parts)` once every part was read (the
     reports in job order), and yields the facts the run's own engine takes besides the merged parts (the
-    cluster's view). `outcome()` is asked after `settle`. `place`, `inputs` and `counts_keys` are a Source's.
+    cluster's view). `outcome()` is asked after `settle`.
     """
-
-    @property
-    def place(self) -> str: ...
-
-    @property
-    def inputs(self) -> tuple[str, ...]: ...
-
-    @property
-    def counts_keys(self) -> bool: ...
 
     #: The engines of its parts count keys per hash slot (the parts are a cluster's shards).
     @property
@@ -160,10 +156,9 @@ class JobSource(Protocol):
 
     def settle(self, parts: Sequence[PartReport]) -> Iterator[Fact]: ...
 
-    def outcome(self) -> SourceOutcome: ...
-
 
 __all__ = [
+    "Described",
     "DetailedSource",
     "Fact",
     "JobSource",

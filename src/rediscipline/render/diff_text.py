@@ -41,7 +41,7 @@ from rediscipline.model.severity import Severity
 from rediscipline.render.diff_labels import note_line, shown_name, word
 from rediscipline.render.labels import SEVERITY
 from rediscipline.render.numbers import human_bytes
-from rediscipline.render.text import MARK, STYLE
+from rediscipline.render.text import MARK, STYLE, console_for
 from rediscipline.render.text_live import table
 
 #: Fleet targets without changes named in one line before `… and N more`.
@@ -66,19 +66,6 @@ def _delta_text(name: str, delta: Delta, lang: str, size: bool = False) -> str:
     if delta.change:
         text += f" ({_signed(delta.change, size)})"
     return text
-
-
-def _console(stream: TextIO, color: bool) -> Console:
-    return Console(
-        file=stream,
-        force_terminal=color,
-        no_color=not color,
-        highlight=False,
-        emoji=False,
-        markup=False,
-        width=120 if not color else None,
-        soft_wrap=not color,
-    )
 
 
 def _totals(diff: ReportDiff, console: Console, lang: str, indent: str) -> None:
@@ -341,7 +328,7 @@ def fleet_body(fleet: FleetDiff, top: int, console: Console, lang: str) -> None:
 
 
 def render_diff_text(result: DiffResult, stream: TextIO, lang: str, color: bool, fail_on: Severity) -> None:
-    console = _console(stream, color)
+    console = console_for(stream, color)
     head = RichText(word("title", lang), style="bold")
     if result.fleet is not None:
         head.append(f" · {word('fleet', lang)}")

@@ -19,11 +19,8 @@ from __future__ import annotations
 
 import multiprocessing
 import pickle
-import signal
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from itertools import starmap
-from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
@@ -31,6 +28,7 @@ from rediscipline.model.facts import KeyFact
 from rediscipline.model.source import PartRun
 from rediscipline.sources.errors import SourceError
 from rediscipline.sources.rdb.source import ByteProgress, DumpOptions, DumpSummary, read_dump
+from rediscipline.sources.signals import sigint_blocked
 
 BATCH = 4000
 _POLL_SECONDS = 0.5
@@ -88,7 +86,7 @@ def parallel_runs(
                 index, path = pending.pop(0)
                 reader, writer = context.Pipe(duplex=False)
                 process = context.Process(target=_work, args=(path, options, writer), daemon=True)
-                with _sigint_blocked():
+                with sigint_blocked():
                     process.start()
                 writer.close()  # the child holds the only writing end: its exit ends the pipe
                 running[reader] = (index, process)
@@ -124,21 +122,6 @@ def parallel_runs(
             process.join()
             reader.close()
     summaries.extend(finished[index] for index in range(len(paths)))
-
-
-@contextmanager
-def _sigint_blocked() -> Iterator[None]:
-    """Block SIGINT in this thread while a worker starts: the worker inherits the signal mask. A SIGINT that
-    arrives meanwhile stays pending here and is delivered when the mask is restored."""
-    if not hasattr(signal, "pthread_sigmask"):  # Windows: no process groups receive a Ctrl-C together there
-        yield
-        return
-    resource_tracker.ensure_running()  # starting it unblocks SIGINT afterwards: have it running before blocking
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _check_alive(running: dict[Connection, tuple[int, Any]], paths: Sequence[str]) -> None:

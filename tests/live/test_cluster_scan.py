@@ -405,3 +405,15 @@ def _ttl_free(keyspace: Any) -> Any:
         return tuple(replace(key, ttl_ms=None) for key in top)
 
     return replace(keyspace, top_by_memory=keys(keyspace.top_by_memory), top_by_length=keys(keyspace.top_by_length))
+
+
+def test_progress_counts_the_keys_of_the_shards_read(loaded: Loaded) -> None:
+    seen: list[tuple[int, int]] = []
+    report = scan_live(
+        LiveScanOptions(url=loaded.cluster.masters[0].url),
+        cluster=ClusterOptions(),
+        progress=lambda done, total: seen.append((done, total)),
+    )
+    keys = [_dbsize(shard.master) for shard in loaded.cluster.shards]
+    assert seen == [(keys[0], sum(keys)), (keys[0] + keys[1], sum(keys)), (sum(keys), sum(keys))]
+    assert report.stats.keys == sum(keys)

@@ -91,7 +91,7 @@ def run(
         if isinstance(source, JobSource):
             jobs = source.jobs(engine.plan)
             tasks = [PartTask(job, spec, index, first + index, source.sharded) for index, job in enumerate(jobs)]
-            results = run_tasks(tasks, executor)
+            results = run_tasks(tasks, executor, source.part_done)
             partials += [result.partial for result in results if result.partial is not None]
             after_parts.append(source.settle([result.report for result in results]))
         elif isinstance(source, PartedSource):

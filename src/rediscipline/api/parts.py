@@ -98,17 +98,26 @@ def run_part(task: PartTask) -> PartResult:
     return PartResult(report, engine.partial())
 
 
-def run_tasks(tasks: Sequence[PartTask], executor: Executor | None) -> list[PartResult]:
-    """Every task's result, in task order. Without an executor the tasks run here one after another, and a
-    Ctrl-C that stops one leaves the others unread (reported as interrupted)."""
+def run_tasks(
+    tasks: Sequence[PartTask], executor: Executor | None, done: Callable[[PartReport], None] | None = None
+) -> list[PartResult]:
+    """Every task's result, in task order; `done` is told of each part as it finishes (progress). Without an
+    executor the tasks run here one after another, and a Ctrl-C that stops one leaves the others unread
+    (reported as interrupted)."""
     results: list[PartResult | None] = [None] * len(tasks)
+
+    def finished(index: int, result: PartResult) -> None:
+        results[index] = result
+        if done is not None:
+            done(result.report)
+
     if executor is not None:
         for index, result in executor.map_unordered(run_part, tasks):
-            results[index] = result
+            finished(index, result)
     else:
         for task in tasks:
             result = run_part(task)
-            results[task.index] = result
+            finished(task.index, result)
             if result.report.interrupted:
                 break
     return [

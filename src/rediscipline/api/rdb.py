@@ -57,6 +57,6 @@ def scan_rdb(
     if executor is None:
         source = RdbSource(options.paths, dump, jobs=options.jobs, progress=progress)
     else:
-        source = DumpJobs(options.paths, dump)
+        source = DumpJobs(options.paths, dump, progress=progress)
     baseline = baseline_at(options.baseline)
     return run([source], settings, command="scan", registry=registry, baseline=baseline, executor=executor)

@@ -205,8 +205,11 @@ def scan_report(params: dict[str, Any], settings: Settings, baseline: Path | Non
                 return scan_rdb(rdb_options, settings, progress=progress)
         from rediscipline.api.executors import executor_for
 
-        with executor_for(params["executor"], concurrency=params["concurrency"]) as executor:
-            return scan_rdb(rdb_options, settings, executor=executor)
+        with (
+            executor_for(params["executor"], concurrency=params["concurrency"]) as executor,
+            scan_progress("reading", params["show_progress"], unit="bytes") as progress,
+        ):
+            return scan_rdb(rdb_options, settings, progress=progress, executor=executor)
     if params["deep"] or params["no_verify"] or params["jobs"] is not None or params["allocator"] != DEFAULT_ALLOCATOR:
         raise click.UsageError("--deep, --no-verify, --jobs and --allocator only apply to dump files")
     from rediscipline.api.executors import executor_for

@@ -154,6 +154,9 @@ class JobSource(Described, Protocol):
 
     def jobs(self, plan: ProbePlan) -> Sequence[PartJob]: ...
 
+    def part_done(self, part: PartReport) -> None:
+        """One part was read (in the order parts finish): the source may show progress."""
+
     def settle(self, parts: Sequence[PartReport]) -> Iterator[Fact]: ...
 
 

@@ -109,7 +109,7 @@ def open_live(
     finally:
         wire.close()
     if is_cluster(info):
-        return ClusterSource(options, cluster, address)
+        return ClusterSource(options, cluster, address, progress)
     if cluster.cluster:
         raise SourceError(f"{address.display} is not a cluster node (cluster_enabled:0): leave out --cluster")
     return LiveSource(options, progress)
@@ -122,7 +122,13 @@ class ClusterSource:
     counts_keys = True
     sharded = True
 
-    def __init__(self, options: LiveScanOptions, cluster: ClusterOptions, address: ServerAddress) -> None:
+    def __init__(
+        self,
+        options: LiveScanOptions,
+        cluster: ClusterOptions,
+        address: ServerAddress,
+        progress: Progress | None = None,
+    ) -> None:
         if options.db not in (None, 0) or address.db not in (None, 0):
             raise SourceError("a cluster has only database 0: leave out --db (or scan one node with --no-cluster)")
         if options.resume is not None:
@@ -135,6 +141,8 @@ class ClusterSource:
         self._topology: Topology | None = None
         self._notes: list[Note] = []
         self._outcome = SourceOutcome()
+        self.progress = progress
+        self._keys_read = 0
 
     def outcome(self) -> SourceOutcome:
         return self._outcome
@@ -165,6 +173,13 @@ class ClusterSource:
             address = replace(node.address, password=None) if options.password_env else node.address
             jobs.append(NodeJob(options, address))
         return jobs
+
+    def part_done(self, part: PartReport) -> None:
+        """Progress in keys: those of the shards read so far, of what the shards held at the start."""
+        self._keys_read += part.keys
+        if self.progress is not None:
+            total = sum(chosen.keys or 0 for chosen in self._chosen)
+            self.progress(self._keys_read, max(total, self._keys_read))
 
     def _read_topology(self, address: ServerAddress) -> Topology:
         wire = Wire(open_connection(address, self.options.timeout))

@@ -8,6 +8,7 @@ same path on every worker). Both give the same report.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
@@ -35,7 +36,14 @@ class DumpJobs(RdbSource):
 
     def jobs(self, plan: ProbePlan) -> Sequence[DumpJob]:
         options = replace(self.options, head="head" in plan.key_fields)
+        self._done_bytes = 0
         return [DumpJob(path, options) for path in self.paths]
+
+    def part_done(self, part: PartReport) -> None:
+        """Progress in bytes: those of the dumps read so far, of all of them."""
+        self._done_bytes += sum(s.size for s in part.detail if isinstance(s, DumpSummary))
+        if self.progress is not None:
+            self.progress(self._done_bytes, sum(os.path.getsize(path) for path in self.paths))
 
     def settle(self, parts: Sequence[PartReport]) -> Iterator[Fact]:
         """Collect each dump's summary, for the report's header and notes; no fact of its own."""

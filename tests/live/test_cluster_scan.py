@@ -417,3 +417,17 @@ def test_progress_counts_the_keys_of_the_shards_read(loaded: Loaded) -> None:
     keys = [_dbsize(shard.master) for shard in loaded.cluster.shards]
     assert seen == [(keys[0], sum(keys)), (keys[0] + keys[1], sum(keys)), (sum(keys), sum(keys))]
     assert report.stats.keys == sum(keys)
+
+
+def test_a_user_refused_cluster_shards_falls_back_and_says_so(small: Cluster) -> None:
+    for node in small:
+        with node.client() as client:
+            client.execute_command("ACL", "SETUSER", "reader", "on", ">pw", "~*", "&*", "+@all", "-cluster|shards")
+    url = f"redis://reader:pw@127.0.0.1:{small.masters[0].port}"
+    report = _scan(url)
+    (refused,) = [n for n in report.notes if n.code == "cluster-topology-refused"]
+    assert refused.params["used"] == "CLUSTER SLOTS"
+    assert [r.split(":")[0] for r in refused.params["refused"]] == ["CLUSTER SHARDS"]  # type: ignore[union-attr]
+    view = report.stats.cluster
+    assert view is not None and [s.status for s in view.shards] == ["complete"] * 3
+    assert report.stats.keys == 600

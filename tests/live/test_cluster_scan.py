@@ -22,6 +22,7 @@ from rediscipline.api.live import ClusterOptions, LiveScanOptions, scan_live
 from rediscipline.api.parts import PartTask, run_part
 from rediscipline.model.report import Report
 from rediscipline.render.json_output import report_to_dict
+from rediscipline.sources.errors import SourceError
 from tests.live.conftest import require_kind, run_scan
 from tests.support.servers import ServerProcess
 from tests.support.topologies import Cluster, hashtag_for, start_cluster
@@ -431,3 +432,19 @@ def test_a_user_refused_cluster_shards_falls_back_and_says_so(small: Cluster) ->
     view = report.stats.cluster
     assert view is not None and [s.status for s in view.shards] == ["complete"] * 3
     assert report.stats.keys == 600
+
+
+def test_map_sends_each_announced_address_where_it_is_reachable(small: Cluster) -> None:
+    mapped = [f"127.0.0.1:{shard.master.port}=localhost:{shard.master.port}" for shard in small.shards[1:]]
+    report = _scan(small.masters[0].url, ClusterOptions(address_map=tuple(mapped)))
+    view = report.stats.cluster
+    assert view is not None
+    expected = [f"127.0.0.1:{small.shards[0].master.port}"]
+    expected += [f"localhost:{shard.master.port}" for shard in small.shards[1:]]
+    assert [s.address for s in view.shards] == expected
+    assert report.stats.keys == 600
+    with pytest.raises(SourceError) as bad:
+        _scan(small.masters[0].url, ClusterOptions(address_map=("127.0.0.1:7000",)))
+    assert str(bad.value) == (
+        "--map '127.0.0.1:7000': expected HOST:PORT=HOST:PORT, an IPv6 address in brackets ([::1]:7000)"
+    )

@@ -39,7 +39,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 DEMO_KEYS = ROOT / "examples" / "demo-keys.txt"
 SAMPLE_PROJECT = ROOT / "examples" / "sample-project"
-COMMANDS = ("baseline", "check", "config", "keys", "rule", "rules", "scan")
+COMMANDS = ("baseline", "check", "config", "diff", "fleet", "keys", "rule", "rules", "scan")
 
 #: What `rediscipline check sample-project` finds: (file, line, column, rule) of a finding's location and of
 #: its related places (one key pattern built at two places of a file is one finding with two places).
@@ -284,8 +284,17 @@ def throwaway_server(smoke: Smoke) -> Iterator[int]:
 def check_scans(smoke: Smoke) -> None:
     with throwaway_server(smoke) as port:
         smoke.run([str(smoke.bin / "python"), "-c", SERVER_KEYS_SCRIPT, str(port)])  # redis-py of the bare venv
-        live = json.loads(smoke.tool("scan", f"redis://127.0.0.1:{port}", "--format", "json", expect=1).stdout)
+        url = f"redis://127.0.0.1:{port}"
+        live_text = smoke.tool("scan", url, "--format", "json", expect=1).stdout
+        live = json.loads(live_text)
         check_scan_report(live, "live scan")
+        report = smoke.work / "live.json"
+        report.write_text(live_text)
+        same = smoke.tool("diff", str(report), str(report), "--isolated", expect=0).stdout
+        expect("Findings: 0 new" in same, f"`diff` of a report with itself printed {same[:300]!r}")
+        fleet = json.loads(smoke.tool("scan", url, url, "--format", "json", expect=1).stdout)  # a process pool
+        statuses = [target["status"] for target in fleet["targets"]]
+        expect(statuses == ["ok", "ok"], f"a fleet of two URLs read {statuses}")
         dump = smoke.base / "redis" / "dump.rdb"
         expect(dump.is_file(), f"SAVE wrote no {dump}")
         offline = json.loads(smoke.tool("scan", str(dump), "--format", "json", expect=1).stdout)
@@ -349,7 +358,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             check_keys(smoke)
         with smoke.step("rediscipline check examples/sample-project"):
             check_code(smoke)
-        with smoke.step("rediscipline scan redis://… and scan dump.rdb (a throwaway redis-server)"):
+        with smoke.step("rediscipline scan redis://…, diff, scan URL URL and scan dump.rdb (a throwaway redis-server)"):
             check_scans(smoke)
         with smoke.step("rediscipline.api.executors: a local pool, and Dask without the extra"):
             check_executors(smoke)

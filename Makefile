@@ -77,7 +77,7 @@ bench-scan: venv
 
 # A 3-master cluster of 1M keys scanned from one address vs each master alone and vs redis-cli --memkeys, the
 # coordinator's peak RSS, merging 16 partials of 100k keys vs producing them, and a fleet of 20 servers vs one
-# after another (~15 min on 2 cores). Options: make bench-cluster BENCH_ARGS="--repeat 5 --json out.json".
+# after another (~5 min on 2 cores). Options: make bench-cluster BENCH_ARGS="--repeat 5 --json out.json".
 bench-cluster: venv
 	$(BIN)/python benchmarks/cluster_fleet.py $(BENCH_ARGS)
 

@@ -20,7 +20,7 @@ DEPTRY_DEV := $(BIN)/deptry tests benchmarks scripts --exclude '(^|/)\.venv/' --
 	--known-first-party scripts --ignore DEP002,DEP004 --per-rule-ignores DEP003=psutil
 
 .DEFAULT_GOAL := test
-.PHONY: venv lint test smoke demo demo-keys bench bench-scan bench-rdb bench-code bench-startup docs clean distclean
+.PHONY: venv lint test smoke demo demo-keys bench bench-scan bench-cluster bench-rdb bench-code bench-startup docs clean distclean
 
 # ---- environment ---------------------------------------------------------------------------------------------
 
@@ -74,6 +74,12 @@ bench: venv
 
 bench-scan: venv
 	$(BIN)/python benchmarks/scan_throughput.py $(BENCH_ARGS)
+
+# A 3-master cluster of 1M keys scanned from one address vs each master alone and vs redis-cli --memkeys, the
+# coordinator's peak RSS, merging 16 partials of 100k keys vs producing them, and a fleet of 20 servers vs one
+# after another (~5 min on 2 cores). Options: make bench-cluster BENCH_ARGS="--repeat 5 --json out.json".
+bench-cluster: venv
+	$(BIN)/python benchmarks/cluster_fleet.py $(BENCH_ARGS)
 
 # Offline RDB audit vs redis-check-rdb and rdb-py on three dumps made by the local Redis 7.0 (built once, ~2 min,
 # cached in ~/.cache/rediscipline-bench). Options: make bench-rdb BENCH_ARGS="--repeat 5 --rss-curve".

@@ -56,30 +56,32 @@ def _tag_in(cluster: Cluster, shard: int, offset: int) -> bytes:
 
 
 def _load(cluster: Cluster) -> Loaded:
+    """Every TTL sits well inside one bucket of the TTL histogram (1 min–1 h, 1–24 h, 1–7 d), so scans a few
+    minutes apart count the same keys in each."""
     pipes = {shard.master.port: shard.master.client().pipeline(transaction=False) for shard in cluster.shards}
 
     def pipe_for(key: bytes) -> Any:
         return pipes[cluster.shard_serving(key_slot(key)).master.port]
 
     for index in range(1_500):
-        pipe_for(b"user:%d:profile" % index).set(b"user:%d:profile" % index, b"x" * 40, ex=3_600 + index % 600)
+        pipe_for(b"user:%d:profile" % index).set(b"user:%d:profile" % index, b"x" * 40, ex=7_200 + index % 600)
         order = b"order:%d:items" % index
         pipe_for(order).hset(order, mapping={b"sku": b"a1", b"qty": b"2"})
         pipe_for(order).expire(order, 7_200 + index % 900)
     for index in range(SKEW_KEYS):
         key = b"feed:" + _tag_in(cluster, 2, index % 1_500) + b":%d" % index
-        pipe_for(key).set(key, b"y" * 60, ex=86_400 + index % 3_000)
+        pipe_for(key).set(key, b"y" * 60, ex=172_800 + index % 3_000)
     tag = _tag_in(cluster, 1, 77)
     for index in range(TAG_KEYS):
         key = b"rank:" + tag + b":user:%d" % index
-        pipe_for(key).set(key, b"1", ex=600 + index % 300)
+        pipe_for(key).set(key, b"1", ex=1_800 + index % 300)
     big_string = b"blob:" + _tag_in(cluster, 0, 5) + b":image"
-    pipe_for(big_string).set(big_string, b"z" * BIG_STRING, ex=3_600)
+    pipe_for(big_string).set(big_string, b"z" * BIG_STRING, ex=7_200)
     big_hash = b"cart:" + _tag_in(cluster, 1, 9) + b":lines"
     for start in range(0, BIG_HASH, 1_000):
         fields = {b"line:%d" % i: b"v" for i in range(start, start + 1_000)}
         pipe_for(big_hash).hset(big_hash, mapping=fields)
-    pipe_for(big_hash).expire(big_hash, 3_600)
+    pipe_for(big_hash).expire(big_hash, 7_200)
     for pipe in pipes.values():
         pipe.execute()
     cluster.wait_agreement()  # replicas have caught up

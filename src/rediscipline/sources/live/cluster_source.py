@@ -15,8 +15,9 @@ from __future__ import annotations
 import heapq
 import math
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from rediscipline.model.cluster import (
     SHARD_COMPLETE,
@@ -52,6 +53,8 @@ from rediscipline.sources.live.source import LiveScanOptions, LiveSource
 from rediscipline.sources.live.topology import hello_info
 from rediscipline.sources.live.url import ServerAddress, parse_address
 from rediscipline.sources.live.wire import LostConnection, Wire
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,19 +103,34 @@ def open_live(
     parse_address_map(cluster.address_map)  # a malformed --map fails before anything connects
     if address.scheme == "unix" and cluster.cluster is None:
         return LiveSource(options, progress)
-    wire = Wire(open_connection(address, options.timeout))
-    try:
-        reply = wire.call(b"INFO", b"cluster")
-        info = parse_info(reply) if isinstance(reply, bytes) else hello_info(wire)
-    except LostConnection as error:
-        raise SourceError(f"lost the connection to {address.display}: {error}") from None
-    finally:
-        wire.close()
+    info = _ask(address, options, _cluster_info)
     if is_cluster(info):
         return ClusterSource(options, cluster, address, progress)
     if cluster.cluster:
         raise SourceError(f"{address.display} is not a cluster node (cluster_enabled:0): leave out --cluster")
     return LiveSource(options, progress)
+
+
+def _cluster_info(wire: Wire) -> dict[str, str]:
+    """INFO's `cluster` section (HELLO's fields when INFO is refused)."""
+    reply = wire.call(b"INFO", b"cluster")
+    return parse_info(reply) if isinstance(reply, bytes) else hello_info(wire)
+
+
+def _ask(address: ServerAddress, options: LiveScanOptions, question: Callable[[Wire], T]) -> T:
+    """`question` over a connection of its own. A connection dropped under it (a proxy's idle timeout, a
+    `CLIENT KILL`) is opened again, up to `options.retries` times, as the scan itself would."""
+    attempt = 0
+    while True:
+        wire = Wire(open_connection(address, options.timeout))
+        try:
+            return question(wire)
+        except LostConnection as error:
+            if attempt >= options.retries:
+                raise SourceError(f"lost the connection to {address.display}: {error}") from None
+            attempt += 1
+        finally:
+            wire.close()
 
 
 class ClusterSource:
@@ -182,13 +200,7 @@ class ClusterSource:
             self.progress(self._keys_read, max(total, self._keys_read))
 
     def _read_topology(self, address: ServerAddress) -> Topology:
-        wire = Wire(open_connection(address, self.options.timeout))
-        try:
-            return read_topology(wire, address.display)
-        except LostConnection as error:
-            raise SourceError(f"lost the connection to {address.display}: {error}") from None
-        finally:
-            wire.close()
+        return _ask(address, self.options, lambda wire: read_topology(wire, address.display))
 
     def settle(self, parts: Sequence[PartReport]) -> Iterator[Fact]:
         """The cluster's view from what each shard's job found, and the run's notes."""

@@ -37,7 +37,7 @@ from rediscipline.sources.live.defaults import (
 )
 
 if TYPE_CHECKING:
-    from rediscipline.api.live import LiveScanOptions
+    from rediscipline.api.live import ClusterOptions, LiveScanOptions
 
 #: The dump allocator the memory model assumes unless told (`sources.rdb.memory`, not imported before a dump is read).
 DEFAULT_ALLOCATOR = "jemalloc"
@@ -213,10 +213,10 @@ def scan_report(params: dict[str, Any], settings: Settings, baseline: Path | Non
     if params["deep"] or params["no_verify"] or params["jobs"] is not None or params["allocator"] != DEFAULT_ALLOCATOR:
         raise click.UsageError("--deep, --no-verify, --jobs and --allocator only apply to dump files")
     from rediscipline.api.executors import executor_for
-    from rediscipline.api.live import ClusterOptions, scan_live  # redis-py loads only for live scans
+    from rediscipline.api.live import scan_live  # redis-py loads only for live scans
 
     options = live_options(params, targets[0] if targets else None)
-    cluster = ClusterOptions(cluster=params["cluster"], prefer=params["prefer"], address_map=params["address_map"])
+    cluster = cluster_options(params)
     with (
         executor_for(params["executor"], concurrency=params["concurrency"]) as executor,
         scan_progress("scanning", params["show_progress"]) as progress,
@@ -230,6 +230,13 @@ def scan_report(params: dict[str, Any], settings: Settings, baseline: Path | Non
             cluster=cluster,
             executor=executor,
         )
+
+
+def cluster_options(params: dict[str, Any]) -> ClusterOptions:
+    """How a cluster node among the targets is read, as `params` say (`--cluster`, `--prefer`, `--map`)."""
+    from rediscipline.api.live import ClusterOptions
+
+    return ClusterOptions(cluster=params["cluster"], prefer=params["prefer"], address_map=params["address_map"])
 
 
 def live_options(params: dict[str, Any], url: str | None) -> LiveScanOptions:
@@ -258,11 +265,10 @@ def scan_fleet_of(params: dict[str, Any], settings: Settings) -> FleetReport:
     """Several server URLs: each a target of a fleet report, named by its address."""
     from rediscipline.api.executors import executor_for
     from rediscipline.api.fleet import FleetTarget, scan_fleet
-    from rediscipline.api.live import ClusterOptions
 
     if params["resume"] is not None:
         raise click.UsageError("--resume continues the scan of one server: give one URL")
-    cluster = ClusterOptions(cluster=params["cluster"], prefer=params["prefer"], address_map=params["address_map"])
+    cluster = cluster_options(params)
     targets = [FleetTarget(url, live=live_options(params, url), cluster=cluster) for url in params["targets"]]
     with executor_for(params["executor"], concurrency=params["concurrency"]) as executor:
         return scan_fleet(targets, settings, executor=executor, command="scan")

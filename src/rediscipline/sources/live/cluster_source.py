@@ -154,6 +154,7 @@ class ClusterSource:
         self.options = options
         self.cluster = cluster
         self.address = address
+        self.address_map = parse_address_map(cluster.address_map)
         self.inputs = (address.display,)
         self._chosen: list[Chosen] = []
         self._topology: Topology | None = None
@@ -169,9 +170,8 @@ class ClusterSource:
         """Read the topology and pick the node of each shard; one job per shard that serves slots."""
         topology = self._read_topology(self.address)
         self._topology = topology
-        address_map = parse_address_map(self.cluster.address_map)
         chosen, notes = choose_nodes(
-            topology.shards, self.address, address_map, prefer=self.cluster.prefer, timeout=self.options.timeout
+            topology.shards, self.address, self.address_map, prefer=self.cluster.prefer, timeout=self.options.timeout
         )
         self._chosen, self._notes = chosen, notes
         if topology.refused:
@@ -181,8 +181,7 @@ class ClusterSource:
             self._notes.append(
                 note("cluster-slots-migrating", slots=tuple(slot for slot, _f, _t in topology.migrating))
             )
-        known = [c.keys for c in chosen]
-        total = sum(k for k in known if k is not None)
+        total = sum(node.keys or 0 for node in chosen)
         jobs = []
         for node in chosen:
             options = replace(self.options, url=None, allow_stale=self.options.allow_stale or node.stale)
@@ -270,10 +269,9 @@ class ClusterSource:
         if after is None:
             return [note("cluster-topology-unknown-at-end")]
         notes: list[Note] = []
-        address_map = parse_address_map(self.cluster.address_map)
 
         def named(node: ClusterNode) -> str:
-            return reached(node_address(self.address, node, address_map))
+            return reached(node_address(self.address, node, self.address_map))
 
         owner_after = {first: shard for shard in after.shards for first, _last in shard.slots}
         for shard in before.shards:

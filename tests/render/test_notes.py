@@ -58,6 +58,8 @@ EXAMPLES: dict[str, dict[str, NoteValue]] = {
     "sampled": {"population": 802, "rate": 0.5},
     "scan-filtered": {},
     "elements-unread": {"collections": 4, "cap_mb": 8},
+    "guard-commands": {"commands": 12345},
+    "guard-fixed": {"fix": "chunk", "times": 3, "site": "app/cart.py:42"},
 }
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from rediscipline import __version__
 from rediscipline.api.executors import Executor
@@ -29,10 +29,10 @@ from rediscipline.engine.folding import fold_key_sites
 from rediscipline.engine.libraries import LibraryPolicy, default_catalog
 from rediscipline.engine.runner import Engine, EngineResult
 from rediscipline.model.finding import CONTEXT_TEST, Finding
-from rediscipline.model.location import SOURCE_CODE
+from rediscipline.model.location import SOURCE_CODE, SOURCE_RUNTIME
 from rediscipline.model.note import Note, note
 from rediscipline.model.report import LAYOUT_PATTERNS, LAYOUT_SITES, Report, RunInfo, ServerSummary, Stats
-from rediscipline.model.source import Fact, JobSource, PartedSource, PartRun, Source, SourceOutcome
+from rediscipline.model.source import Fact, JobSource, JudgedSource, PartedSource, PartRun, Source, SourceOutcome
 from rediscipline.rules import default_registry
 from rediscipline.rules.base import WHERE, ConfiguredRule
 from rediscipline.rules.registry import Registry
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
 
 def run(
-    sources: Sequence[Source | JobSource],
+    sources: Sequence[Source | JobSource | JudgedSource],
     settings: Settings,
     *,
     command: str,
@@ -66,23 +66,8 @@ def run(
     """
     registry = registry or default_registry()
     places = {source.place for source in sources}
-    checkable = tuple(r for r in settings.rules if places.intersection(r.rule.meta.where))
-    catalog = {cls.meta.id: cls.meta for cls in registry}
-    enabled = frozenset(r.id for r in settings.rules)
-    # Python code writes the keys of Python libraries; servers and dumps hold every language's.
-    library_catalog = default_catalog("python" if SOURCE_CODE in places else None)
-    libraries = LibraryPolicy(library_catalog, settings.library_keys, settings.library_modes)
-
-    spec = EngineSpec(
-        tuple(checkable),
-        tuple(settings.namespaces),
-        dict(settings.key_ignores),
-        settings.pattern_cap,
-        summary,
-        catalog,
-        enabled,
-        libraries,
-    )
+    spec = engine_spec(settings, places, registry, summary=summary)
+    checkable = spec.rules
     engine = spec.engine(0)
     partials: list[Partial] = []
     after_parts: list[Iterator[Fact]] = []
@@ -94,6 +79,8 @@ def run(
             results = run_tasks(tasks, executor, source.part_done)
             partials += [result.partial for result in results if result.partial is not None]
             after_parts.append(source.settle([result.report for result in results]))
+        elif isinstance(source, JudgedSource):
+            partials.append(cast("Partial", source.judged()))
         elif isinstance(source, PartedSource):
             partials += [part.partial() for part in _consume_parts(source.runs(engine.plan), spec.engine, first)]
         else:
@@ -121,6 +108,33 @@ def run(
         layout=LAYOUT_PATTERNS if counts_keys else LAYOUT_SITES,
     )
     return _report(result, kept, registry, run_info=run_info, notes=notes, outcomes=outcomes)
+
+
+def engine_spec(
+    settings: Settings, places: Iterable[str], registry: Registry | None = None, *, summary: bool = False
+) -> EngineSpec:
+    """How the engines of a run over sources of `places` are configured: the enabled rules that can be
+    checked there (a rule's `where`), the namespaces, ignores and library policy of `settings`."""
+    registry = registry or default_registry()
+    places = set(places)
+    checkable = tuple(r for r in settings.rules if places.intersection(r.rule.meta.where))
+    catalog = {cls.meta.id: cls.meta for cls in registry}
+    enabled = frozenset(r.id for r in settings.rules)
+    # Python code (read, or running) writes the keys of Python libraries; servers and dumps hold every language's.
+    python = bool(places & {SOURCE_CODE, SOURCE_RUNTIME})
+    libraries = LibraryPolicy(
+        default_catalog("python" if python else None), settings.library_keys, settings.library_modes
+    )
+    return EngineSpec(
+        checkable,
+        tuple(settings.namespaces),
+        dict(settings.key_ignores),
+        settings.pattern_cap,
+        summary,
+        catalog,
+        enabled,
+        libraries,
+    )
 
 
 def _consume_parts(runs: Iterator[PartRun], engine_for: Callable[[int], Engine], first: int) -> list[Engine]:

@@ -126,6 +126,7 @@ class Groups:
         self._subjects: dict[SubjectKey, Group] = {}
         self._subject_origin: dict[SubjectKey, tuple[int, Location]] = {}
         self._sites: dict[SiteKey, tuple[int, ResolvedViolation, Location, bytes | None, str | None]] = {}
+        self._site_times: dict[SiteKey, int] = {}
 
     def group_for(self, violation: ResolvedViolation, pattern: bytes) -> Group:
         """The group of `violation` on `pattern`, created empty if new."""
@@ -188,16 +189,27 @@ class Groups:
             group.worst_rank = rank
 
     def add_site(
-        self, violation: ResolvedViolation, origin: Location, pattern: bytes | None, subject: str | None, *, rank: int
+        self,
+        violation: ResolvedViolation,
+        origin: Location,
+        pattern: bytes | None,
+        subject: str | None,
+        *,
+        rank: int,
+        times: int = 0,
     ) -> None:
-        """Record a finding at one place in a file (code, a config file): never merged with other places.
+        """Record a finding at one place in a file (code, a config file, a call site the runtime guard saw):
+        never merged with other places.
 
         The same rule, code and subject at the same place is one finding, whichever fact showed it first (a
-        key template and its command both judged at one call site).
+        key template and its command both judged at one call site). `times` counts how often the place broke
+        the rule when that is known (a call site at run time); a place in code counts once.
         """
         key = (violation.rule_id, violation.code, origin.path, origin.line, origin.column, subject)
         if key not in self._sites:
             self._sites[key] = (rank, violation, origin, pattern, subject)
+        if times:
+            self._site_times[key] = self._site_times.get(key, 0) + times
 
     def remap(self, target: Any) -> None:
         """Follow pattern merges: the group of each pattern `target(pattern)` moves is merged into the group of
@@ -237,6 +249,8 @@ class Groups:
             present = self._sites.get(site)
             if present is None or entry[0] < present[0]:
                 self._sites[site] = entry
+        for site, times in other._site_times.items():
+            self._site_times[site] = self._site_times.get(site, 0) + times
 
     def _globalise(self) -> None:
         """Make this part's ranks global before they meet another part's (see the module docstring)."""
@@ -286,11 +300,13 @@ class Groups:
         ordered = sorted(
             self._sites.items(), key=lambda item: (item[0][2] or "", item[0][3] or 0, item[0][4] or 0, item[1][0])
         )
-        for (rule_id, code, _path, _line, _column, _subject), (_rank, violation, origin, pattern, subject) in ordered:
+        for key, (_rank, violation, origin, pattern, subject) in ordered:
+            rule_id, code = key[0], key[1]
             base = site_fingerprint(rule_id, code, origin.source, origin)
             seen[base] = occurrence = seen.get(base, 0) + 1
             fingerprint = base if occurrence == 1 else f"{base}.{occurrence}"
-            group = Group(violation, 1, [Example(pattern, origin)] if pattern is not None else [], violation.value)
+            times = self._site_times.get(key, 1)
+            group = Group(violation, times, [Example(pattern, origin)] if pattern is not None else [], violation.value)
             out.append(_finding(group, code, origin, fingerprint, pattern=pattern, subject=subject))
         return out
 

@@ -83,7 +83,7 @@ FIELD_KEYS = 64
 
 
 @dataclass(slots=True)
-class _Verdict:
+class NameVerdict:
     """What is known of every key with one template, type and scope: evaluated once, then memoised."""
 
     pattern: bytes
@@ -145,9 +145,9 @@ class Engine:
         self._scopes = scopes
         self._scoped, self._scope_of, self._scope, self._context = scopes.scoped, scopes.of, scopes.get, scopes.context
         self._accumulators = scopes.accumulators
-        self._memo: dict[Any, tuple[_Verdict, tuple[int, ...] | None]] = {}
-        self._fast: dict[bytes | tuple[bytes, str], tuple[_Verdict, tuple[int, ...]]] = {}
-        self._hex_fast: dict[tuple[bytes, str | None], tuple[_Verdict, tuple[Check, ...]]] = {}
+        self._memo: dict[Any, tuple[NameVerdict, tuple[int, ...] | None]] = {}
+        self._fast: dict[bytes | tuple[bytes, str], tuple[NameVerdict, tuple[int, ...]]] = {}
+        self._hex_fast: dict[tuple[bytes, str | None], tuple[NameVerdict, tuple[Check, ...]]] = {}
         self._resolved: dict[int, tuple[Violation, RuleContext[Any], ResolvedViolation]] = {}
         self.patterns = PatternTable(pattern_cap)
         self.groups = Groups(examples, part)
@@ -236,7 +236,7 @@ class Engine:
         """Set where the following keys come from (file, server, dump); examples carry it."""
         self._origin = origin
 
-    def _verdict(self, name: bytes, key_type: str | None) -> _Verdict:
+    def _verdict(self, name: bytes, key_type: str | None) -> NameVerdict:
         """The memoised verdict of name rules for a concrete key.
 
         Keys whose ids are plain numbers are looked up by their skeleton (digits → 0), a C-speed translate
@@ -360,7 +360,7 @@ class Engine:
             self._slots.add(name, fact.memory)
 
     def _count_name_violations(
-        self, verdict: _Verdict, recorded: bytes, example: bytes, origin: Location, line: int | None
+        self, verdict: NameVerdict, recorded: bytes, example: bytes, origin: Location, line: int | None
     ) -> None:
         """Count one key against its template's memoised violations, through the groups it hit last time.
 
@@ -394,23 +394,54 @@ class Engine:
         """
         subject, example = (fact.name, fact.evidence), _command_line(fact)
         at_site = fact.origin.line is not None
+        for resolved in self.judge_command(fact):
+            if at_site:
+                self.groups.add_site(resolved, fact.origin, None, fact.name, rank=self.keys)
+            else:
+                self.groups.add_subject(resolved, subject, fact.origin, example, fact.calls, rank=self.keys)
+
+    def judge_command(self, fact: CommandFact) -> list[ResolvedViolation]:
+        """The command rules' verdicts on one command, recorded nowhere (the caller places them)."""
+        found: list[ResolvedViolation] = []
         for configured, ctx in self._scope(None).command_rules_for(fact.name):
-            checked = cast(CommandRule[Any], configured.rule).check(fact, ctx)
-            for resolved in self._resolve(configured, ctx, checked):
-                if at_site:
-                    self.groups.add_site(resolved, fact.origin, None, fact.name, rank=self.keys)
-                else:
-                    self.groups.add_subject(resolved, subject, fact.origin, example, fact.calls, rank=self.keys)
+            found.extend(self._resolve(configured, ctx, cast(CommandRule[Any], configured.rule).check(fact, ctx)))
+        return found
+
+    def judges_command(self, name: str) -> bool:
+        """Whether some command rule of the default scope judges the command `name`."""
+        return bool(self._scope(None).command_rules_for(name))
 
     def feed_call(self, call: CodeCall) -> None:
         """Check one call site in code with the call rules, in the scope of its first key's namespace."""
         pattern = call.keys[0].pattern if call.keys else None
-        scope = self._scope_of(pattern) if self._scoped and pattern is not None else None
         subject = call.command or call.method
+        for resolved in self.judge_call(call):
+            self.groups.add_site(resolved, call.origin, pattern, subject, rank=self.keys)
+
+    def judge_call(self, call: CodeCall) -> list[ResolvedViolation]:
+        """The call rules' verdicts on one call, in the scope of its first key's namespace, recorded nowhere."""
+        pattern = call.keys[0].pattern if call.keys else None
+        scope = self._scope_of(pattern) if self._scoped and pattern is not None else None
+        found: list[ResolvedViolation] = []
         for configured, ctx in self._scope(scope).call_rules:
-            checked = cast(CallRule[Any], configured.rule).check(call, ctx)
-            for resolved in self._resolve(configured, ctx, checked):
-                self.groups.add_site(resolved, call.origin, pattern, subject, rank=self.keys)
+            found.extend(self._resolve(configured, ctx, cast(CallRule[Any], configured.rule).check(call, ctx)))
+        return found
+
+    def name_verdict(self, name: bytes, key_type: str | None = None) -> NameVerdict:
+        """The memoised verdict of the name rules on a concrete key, and the fact checks of its scope and type
+        (see `_verdict`); nothing is counted."""
+        return self._verdict(name, key_type)
+
+    def judge_fact(self, fact: KeyFact, verdict: NameVerdict) -> list[ResolvedViolation]:
+        """The fact rules' verdicts on one key's observed fields (a value written, a TTL given), recorded
+        nowhere; `verdict` is the key's `name_verdict` with the fact's type."""
+        found: list[ResolvedViolation] = []
+        template = verdict.template
+        for check, configured, ctx in verdict.fact_checks:
+            violation = check(fact, template, ctx)
+            if violation is not None:
+                found.append(self._resolve_one(configured, ctx, violation))
+        return found
 
     # -- evaluation ------------------------------------------------------------------------------------
 
@@ -422,11 +453,11 @@ class Engine:
 
     _resolve_one = staticmethod(resolve)
 
-    def _memoised(self, memo_key: Any) -> tuple[_Verdict, tuple[int, ...] | None]:
+    def _memoised(self, memo_key: Any) -> tuple[NameVerdict, tuple[int, ...] | None]:
         found = self._memo.get(memo_key)
         return found if found is not None else self._evaluate(memo_key)
 
-    def _evaluate(self, memo_key: Any) -> tuple[_Verdict, tuple[int, ...] | None]:
+    def _evaluate(self, memo_key: Any) -> tuple[NameVerdict, tuple[int, ...] | None]:
         parts, key_type, scope = memo_key
         template = KeyTemplate(parts)
         rules = self._scope(scope)
@@ -449,7 +480,7 @@ class Engine:
             for configured, ctx, acc in rules.aggregates
             if applies(configured) and cast(AggregateRule[Any], configured.rule).relevant(template, ctx)
         ]
-        verdict = _Verdict(
+        verdict = NameVerdict(
             pattern=template.pattern,
             violations=tuple(resolved),
             flags=any(v.severity >= Severity.WARNING for v in resolved),

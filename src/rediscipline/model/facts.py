@@ -23,7 +23,7 @@ HEAD_BYTES = 1024
 EVIDENCE_COMMANDSTATS = "commandstats"  # INFO commandstats: the name and a call count, no arguments
 EVIDENCE_SLOWLOG = "slowlog"  # SLOWLOG GET: the arguments (truncated by the server) and a duration
 EVIDENCE_CODE = "code"  # a call site in source code
-EVIDENCE_RUNTIME = "runtime"  # a command seen as the application sent it (no source gives it yet)
+EVIDENCE_RUNTIME = "runtime"  # a command as the application sent it, seen by the runtime guard
 
 
 @dataclass(slots=True)

@@ -9,9 +9,11 @@ SOURCE_LIVE = "live"
 SOURCE_RDB = "rdb"
 SOURCE_CODE = "code"
 SOURCE_CONFIG = "config"
-#: Sources whose locations are places in files a team edits (source code, server config files), as opposed
+SOURCE_RUNTIME = "runtime"  # a call site of a running application, seen by the guard
+#: Sources whose locations are places in files a team edits (source code, server config files, the call sites
+#: the runtime guard saw), as opposed
 #: to where keys were read (a server, a dump, a key list).
-FILE_SOURCES = frozenset({SOURCE_CODE, SOURCE_CONFIG})
+FILE_SOURCES = frozenset({SOURCE_CODE, SOURCE_CONFIG, SOURCE_RUNTIME})
 
 
 @dataclass(frozen=True, slots=True)

@@ -160,11 +160,21 @@ class JobSource(Described, Protocol):
     def settle(self, parts: Sequence[PartReport]) -> Iterator[Fact]: ...
 
 
+@runtime_checkable
+class JudgedSource(Described, Protocol):
+    """A source that judged its facts as they came (the runtime guard, which must answer before each command
+    is sent): it hands the run what its own engine recorded, as one part (an `engine.partial.Partial`, typed
+    here as an object: the model does not know the engine), which the driver merges like a job's part."""
+
+    def judged(self) -> object: ...
+
+
 __all__ = [
     "Described",
     "DetailedSource",
     "Fact",
     "JobSource",
+    "JudgedSource",
     "PartJob",
     "PartReport",
     "PartRun",

@@ -14,6 +14,7 @@ from rediscipline.model.display import display_bytes
 from rediscipline.model.note import Note, NoteValue
 from rediscipline.model.text import Text
 from rediscipline.render.notes_cluster import CLUSTER_NOTES
+from rediscipline.render.notes_guard import GUARD_NOTES
 from rediscipline.render.notes_live import LIVE_NOTES
 
 PATTERN_LIMIT = 60
@@ -25,6 +26,7 @@ PLACES = {
     "rdb": Text("a dump", "RDB 文件"),
     "config": Text("a config file", "配置文件"),
     "keys": Text("a key list", "Key 列表"),
+    "runtime": Text("a running application", "运行中的应用"),
 }
 
 Params = Mapping[str, Any]
@@ -185,6 +187,7 @@ CATALOGUE: dict[str, Callable[[Params], Text]] = {
     "dump-filtered": _dump_filtered,
     **LIVE_NOTES,
     **CLUSTER_NOTES,
+    **GUARD_NOTES,
 }
 
 

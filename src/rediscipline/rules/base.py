@@ -50,7 +50,7 @@ from rediscipline.model.text import Text
 from rediscipline.rules.options import RuleOptions
 
 #: Where a rule can be checked, in the order the catalog shows them.
-WHERE = ("code", "live", "rdb", "config", "keys")
+WHERE = ("code", "runtime", "live", "rdb", "config", "keys")
 DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Options", "Source")
 FAMILIES = {
     "KEY": Text("key naming", "键名规范"),

@@ -55,7 +55,7 @@ def _subject(call: CodeCall, code: str) -> Text:
     "batch-size",
     title=("Too many keys in one call", "单次请求的 Key 过多"),
     severity=Severity.WARNING,
-    where=("code",),
+    where=("code", "runtime"),
     sources=("000 §使用的命令请求遵守哪些规范？ — 控制数量", "000 §Key 名字如何设计 — 大小"),
 )
 class BatchSize(CallRule[BatchSizeOptions]):

@@ -40,7 +40,7 @@ def _instead(call: CodeCall) -> Text:
     "command-in-loop",
     title=("Command sent one by one in a large loop", "在大循环中逐条发送命令"),
     severity=Severity.WARNING,
-    where=("code",),
+    where=("code", "runtime"),
     sources=("000 §使用的命令请求遵守哪些规范？ — 控制数量",),
 )
 class CommandInLoop(CallRule[CommandInLoopOptions]):

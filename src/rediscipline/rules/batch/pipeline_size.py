@@ -30,7 +30,7 @@ class PipelineSizeOptions(RuleOptions):
     "pipeline-size",
     title=("Too many commands in one pipeline", "单个 Pipeline 的命令过多"),
     severity=Severity.WARNING,
-    where=("code",),
+    where=("code", "runtime"),
     sources=("000 §使用的命令请求遵守哪些规范？ — 控制数量",),
 )
 class PipelineSize(CallRule[PipelineSizeOptions]):

@@ -49,7 +49,7 @@ def _declared(namespace: NamespacePolicy, types: tuple[str, ...]) -> Text | None
     "delete-collection",
     title=("DEL of a collection", "使用 DEL 删除集合"),
     severity=Severity.WARNING,
-    where=("code",),
+    where=("code", "runtime"),
     sources=(
         "000 §使用的命令请求遵守哪些规范？ — 数据删除",
         "001 §2.1 禁止使用bigkey",

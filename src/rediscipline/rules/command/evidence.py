@@ -21,11 +21,11 @@ from rediscipline.model.text import Text
 from rediscipline.redis_meta.commands import with_subcommand
 
 #: Where a command rule can be checked: source code, a live server's statistics.
-COMMAND_CHECKS = ("code", "live")
+COMMAND_CHECKS = ("code", "runtime", "live")
 
 #: Where a rule on how the application uses a command can be checked: the server's statistics cannot tell
 #: the application's own calls from a client library's (redis-py's default pipeline sends MULTI).
-CLIENT_CHECKS = ("code",)
+CLIENT_CHECKS = ("code", "runtime")
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,7 +43,7 @@ def _head(call: CodeCall) -> Text:
     "scan-count",
     title=("SCAN without a suitable COUNT", "SCAN 未设置合适的 COUNT"),
     severity=Severity.WARNING,
-    where=("code",),
+    where=("code", "runtime"),
     sources=(
         "001 §命令使用 — 1. 禁止使用的命令",
         "002 §命令使用规范 — 规范一：线上禁用部分命令",

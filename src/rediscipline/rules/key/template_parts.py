@@ -16,7 +16,7 @@ from rediscipline.rules.base import Span
 SEPARATOR_BYTE = 0x3A  # `:`
 
 #: Where a naming rule can be checked: names are visible in every source that sees keys.
-NAMING_CHECKS = ("code", "live", "rdb", "keys")
+NAMING_CHECKS = ("code", "runtime", "live", "rdb", "keys")
 
 
 def show(data: bytes, limit: int = 60) -> str:

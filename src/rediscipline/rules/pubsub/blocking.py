@@ -10,7 +10,7 @@ from rediscipline.model.code import CodeCall, Literal
 from rediscipline.redis_meta.command_table_generated import COMMANDS
 
 #: Where these rules can be checked: the call in code (a server's statistics do not show the arguments).
-PUBSUB_CHECKS = ("code",)
+PUBSUB_CHECKS = ("code", "runtime")
 
 #: Blocking pops and moves (BLPOP, BLMOVE, BZPOPMIN, ...): each takes a `timeout` in seconds, and 0 waits for
 #: ever. The command table's `blocking` commands on lists and sorted sets.

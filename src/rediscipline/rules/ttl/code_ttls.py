@@ -11,7 +11,7 @@ from rediscipline.model.text import Text
 from rediscipline.rules.key.template_parts import show
 
 #: Where the TTL rules on calls can be checked: only code shows the call site, its loop and its pipeline.
-CODE_CHECKS = ("code",)
+CODE_CHECKS = ("code", "runtime")
 
 #: Commands that give a key its TTL by themselves (SET … EX is recognised by `CodeCall.expiry`).
 TTL_COMMANDS = frozenset({"expire", "pexpire", "expireat", "pexpireat", "setex", "psetex", "getex"})

@@ -64,7 +64,7 @@ def duration(seconds: int) -> Text:
     "ttl-range",
     title=("TTL outside the allowed range", "过期时间超出允许范围"),
     severity=Severity.WARNING,
-    where=("live", "rdb"),
+    where=("runtime", "live", "rdb"),
     sources=(
         "003 §Value设计原则 — 4. 设置合理的过期时间",
         "000 §消息队列或任务记录",

@@ -22,7 +22,7 @@ from rediscipline.rules.base import (
     rule,
 )
 from rediscipline.rules.options import RuleOptions, option
-from rediscipline.rules.value.sizes import VALUE_CHECKS, count_text
+from rediscipline.rules.value.sizes import count_text
 
 #: Families (`user:*`) tracked at once; keys of further families are not looked at.
 TRACKED_FAMILIES = 2000
@@ -184,7 +184,7 @@ class _ObjectAccumulator(Accumulator):
     "object-as-strings",
     title=("Object stored as one string per field", "对象按字段拆成多个字符串存储"),
     severity=Severity.NOTE,
-    where=VALUE_CHECKS,
+    where=("live", "rdb"),
     sources=("001 §2.2 选择适合的数据类型", "003 §Value设计原则 — 1. 选择合适的数据类型"),
 )
 class ObjectAsStrings(AggregateRule[ObjectAsStringsOptions]):

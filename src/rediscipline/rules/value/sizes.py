@@ -7,8 +7,8 @@ import re
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 
-#: Probed values are judged by the live scanner and by the dump reader.
-VALUE_CHECKS = ("live", "rdb")
+#: Values are judged where they are written (the runtime guard), by the live scanner and by the dump reader.
+VALUE_CHECKS = ("runtime", "live", "rdb")
 #: Sizes that need MEMORY USAGE, OBJECT ENCODING or a sample of elements: a server or a dump only.
 STORED_CHECKS = ("live", "rdb")
 

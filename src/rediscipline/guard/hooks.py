@@ -1,0 +1,195 @@
+"""The seams every redis-py command passes through, wrapped on one client object.
+
+Every command method of redis-py (and of its forks) ends in `self.execute_command(*args, **options)`; a
+pipeline queues there and sends in `execute()`; a pub/sub object sends its (un)subscriptions through its own
+`execute_command`. The guard sets a wrapper of each as an attribute of the instance, so the class and other
+clients are untouched and `unguard` only deletes the attributes. A wrapper is a coroutine function where the
+method it wraps is one (redis-py's asyncio clients), so one set of wrappers serves both flavours; a pipeline
+and a pub/sub object a guarded client makes are guarded too, with its collector.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rediscipline.model.location import Location
+
+if TYPE_CHECKING:
+    from rediscipline.guard.collector import Collector
+
+#: The instance attribute that holds a guarded object's state (and says it is guarded).
+STATE = "_rediscipline_guard"
+CLIENT, PIPELINE, PUBSUB = "client", "pipeline", "pubsub"
+
+
+@dataclass
+class GuardState:
+    """What the guard keeps on one object: its collector, what it replaced, the commands a pipeline queued
+    (with the sites that queued them) and the replies of a pipeline flushed early by a fix."""
+
+    collector: Collector
+    kind: str
+    encoding: str
+    replaced: list[str] = field(default_factory=list)
+    queued: list[tuple[tuple[object, ...], Location]] = field(default_factory=list)
+    flushed: list[object] = field(default_factory=list)
+
+
+def install(target: Any, state: GuardState) -> None:
+    """Wrap `target`'s seams for its kind (client, pipeline or pub/sub object)."""
+    setattr(target, STATE, state)
+    wrappers: dict[str, Callable[[Any, GuardState, Callable[..., Any]], Callable[..., Any]]]
+    if state.kind == PIPELINE:
+        wrappers = {"execute_command": _queue, "execute": _execute, "reset": _reset, "multi": _multi}
+    elif state.kind == PUBSUB:
+        wrappers = {"execute_command": _subscription}
+    else:
+        wrappers = {"execute_command": _command, "pipeline": _made(PIPELINE), "pubsub": _made(PUBSUB)}
+    for name, wrap in wrappers.items():
+        original = getattr(target, name, None)
+        if original is None:
+            continue
+        setattr(target, name, wrap(target, state, original))
+        state.replaced.append(name)
+
+
+def remove(target: Any) -> None:
+    """Undo `install`: the class's methods show through again."""
+    state: GuardState | None = target.__dict__.get(STATE)
+    if state is None:
+        return
+    for name in state.replaced:
+        target.__dict__.pop(name, None)
+    del target.__dict__[STATE]
+
+
+def _command(target: Any, state: GuardState, original: Callable[..., Any]) -> Callable[..., Any]:
+    """A command sent at once: judged (and maybe refused or fixed) before it is sent, its reply read after."""
+    collector = state.collector
+    before, after = collector.before, collector.after
+    if inspect.iscoroutinefunction(original):
+
+        async def execute_command_async(*args: Any, **options: Any) -> Any:
+            sending = before(args, state)
+            if sending.plan is None:
+                reply = await original(*sending.args, **options)
+            else:
+                reply = await sending.plan.run_async(original, options)
+            if sending.watch:
+                after(sending, reply)
+            return reply
+
+        return execute_command_async
+
+    def execute_command(*args: Any, **options: Any) -> Any:
+        sending = before(args, state)
+        reply = original(*sending.args, **options) if sending.plan is None else sending.plan.run(original, options)
+        if sending.watch:
+            after(sending, reply)
+        return reply
+
+    return execute_command
+
+
+def _queue(target: Any, state: GuardState, original: Callable[..., Any]) -> Callable[..., Any]:
+    """A command queued on a pipeline: its call site is noted, it is judged when the pipeline is executed.
+    A pipeline that WATCHes sends at once (redis-py's immediate mode): those commands are judged as sent."""
+    collector = state.collector
+    immediate = _command(target, state, original)
+
+    def execute_command(*args: Any, **options: Any) -> Any:
+        if (getattr(target, "watching", False) or args[:1] == ("WATCH",)) and not getattr(
+            target, "explicit_transaction", False
+        ):
+            return immediate(*args, **options)
+        args = collector.queued(target, args, state)
+        queued = original(*args, **options)
+        if collector.flush_due(target, state) and not inspect.iscoroutinefunction(target.execute):
+            collector.flushing(state)
+            state.flushed.extend(target.execute())
+        return queued
+
+    return execute_command
+
+
+def _execute(target: Any, state: GuardState, original: Callable[..., Any]) -> Callable[..., Any]:
+    """A pipeline sent: every queued command and the pipeline itself judged first."""
+    collector = state.collector
+    if inspect.iscoroutinefunction(original):
+
+        async def execute_async(*args: Any, **options: Any) -> Any:
+            collector.executing(target, state)
+            replies = await original(*args, **options)
+            return collector.executed(state, replies)
+
+        return execute_async
+
+    def execute(*args: Any, **options: Any) -> Any:
+        collector.executing(target, state)
+        return collector.executed(state, original(*args, **options))
+
+    return execute
+
+
+def _reset(target: Any, state: GuardState, original: Callable[..., Any]) -> Callable[..., Any]:
+    def reset(*args: Any, **options: Any) -> Any:
+        state.queued.clear()
+        state.flushed.clear()
+        return original(*args, **options)
+
+    if inspect.iscoroutinefunction(original):
+
+        async def reset_async(*args: Any, **options: Any) -> Any:
+            state.queued.clear()
+            state.flushed.clear()
+            return await original(*args, **options)
+
+        return reset_async
+    return reset
+
+
+def _multi(target: Any, state: GuardState, original: Callable[..., Any]) -> Callable[..., Any]:
+    """`pipe.multi()` starts a transaction the application asked for: judged as a MULTI sent from there."""
+    collector = state.collector
+
+    def multi(*args: Any, **options: Any) -> Any:
+        collector.transaction_started(state)
+        return original(*args, **options)
+
+    return multi
+
+
+def _subscription(target: Any, state: GuardState, original: Callable[..., Any]) -> Callable[..., Any]:
+    """A pub/sub command: its channels count with those the object already holds (PUB002)."""
+    collector = state.collector
+    if inspect.iscoroutinefunction(original):
+
+        async def execute_command_async(*args: Any) -> Any:
+            collector.subscribing(target, args, state)
+            return await original(*args)
+
+        return execute_command_async
+
+    def execute_command(*args: Any) -> Any:
+        collector.subscribing(target, args, state)
+        return original(*args)
+
+    return execute_command
+
+
+def _made(kind: str) -> Callable[[Any, GuardState, Callable[..., Any]], Callable[..., Any]]:
+    """`client.pipeline()` and `client.pubsub()`: what they make is guarded with the client's collector."""
+
+    def wrap(target: Any, state: GuardState, original: Callable[..., Any]) -> Callable[..., Any]:
+        def make(*args: Any, **options: Any) -> Any:
+            made = original(*args, **options)
+            if STATE not in getattr(made, "__dict__", {}):
+                install(made, GuardState(state.collector, kind, state.encoding))
+            return made
+
+        return make
+
+    return wrap

@@ -1,0 +1,76 @@
+"""What only a sequence of commands shows: one TTL written over many keys, one call site sending in a loop.
+
+Code shows a loop and a constant TTL in its syntax; at run time they show as repetition. Both trackers keep
+a bounded amount of state (one entry per key pattern, one per thread) whatever the traffic.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+
+#: This many writes of one pattern, each to another key, with the same TTL (to the second) within
+#: TTL_WINDOW seconds: the keys will expire together.
+TTL_REPEATS = 10
+TTL_WINDOW = 1.0
+#: Calls from one site closer together than this (seconds) follow each other in a loop; a request handler
+#: calling once per request leaves longer gaps.
+LOOP_GAP = 0.005
+_PATTERNS_LIMIT = 10_000
+
+
+@dataclass(slots=True)
+class _Run:
+    ttl_s: int
+    key: bytes
+    count: int
+    since: float
+
+
+class TtlRuns:
+    """Runs of one TTL over the keys of a pattern (`add` says when a write is part of a long enough run)."""
+
+    def __init__(self, repeats: int = TTL_REPEATS, window: float = TTL_WINDOW) -> None:
+        self.repeats = repeats
+        self.window = window
+        self._runs: dict[bytes, _Run] = {}
+        self._lock = threading.Lock()
+
+    def add(self, pattern: bytes, key: bytes, ttl_ms: int, now: float | None = None) -> bool:
+        """One write of `key` (of `pattern`) with a TTL of `ttl_ms`: True when it is the `repeats`-th or a
+        later write of a run of the same TTL over different keys within the window."""
+        now = time.monotonic() if now is None else now
+        ttl_s = round(ttl_ms / 1000)
+        with self._lock:
+            run = self._runs.get(pattern)
+            if run is None or run.ttl_s != ttl_s or now - run.since > self.window:
+                if len(self._runs) >= _PATTERNS_LIMIT:
+                    self._runs.clear()
+                self._runs[pattern] = _Run(ttl_s, key, 1, now)
+                return False
+            if key != run.key:
+                run.count += 1
+                run.key = key
+            return run.count >= self.repeats
+
+
+class LoopRuns:
+    """Runs of one command sent from one call site, each right after the last, per thread."""
+
+    def __init__(self, gap: float = LOOP_GAP) -> None:
+        self.gap = gap
+        self._local = threading.local()
+
+    def add(self, site: object, command: str, now: float | None = None) -> int | None:
+        """One more call: the length of its run when that is a power of two of at least 2 (a rule compares
+        it with its limit; reporting at doublings keeps the verdicts few), else None."""
+        now = time.perf_counter() if now is None else now
+        local = self._local
+        last = getattr(local, "last", None)
+        if last is not None and last[0] is site and last[1] == command and now - last[3] <= self.gap:
+            count = last[2] + 1
+        else:
+            count = 1
+        local.last = (site, command, count, now)
+        return count if count >= 2 and count & (count - 1) == 0 else None

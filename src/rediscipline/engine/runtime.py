@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import pickle
 import threading
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from rediscipline.engine.groups import ResolvedViolation
@@ -41,34 +42,39 @@ class RuntimeJudge:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.lock = threading.RLock()
-        self._names: dict[object, NameVerdict] = {}
-        self._calls: dict[CodeCall, Violations] = {}
+        self._names: dict[str | None, dict[bytes, NameVerdict]] = {}
+        self._calls: dict[Hashable, Violations] = {}
         self._commands: dict[tuple[str, tuple[bytes, ...] | None], Violations] = {}
         self._rank = 0
         self.value_gate = _smallest(engine, _BYTE_LIMITS)
         self.element_gate = _smallest(engine, _ELEMENT_LIMITS)
+        self.ttl_gate_ms = _ttl_gate(engine) * 1000
 
-    def key(self, given: object, name: bytes, key_type: str | None = None) -> NameVerdict:
-        """The name verdict of a key: `given` as the application passed it (the memo's key), `name` its bytes."""
-        memo_key = given if key_type is None else (given, key_type)
-        found = self._names.get(memo_key)
+    def key(self, name: bytes, key_type: str | None = None) -> NameVerdict:
+        """The name verdict of a key, with the type its command implies (None: any type)."""
+        names = self._names.get(key_type)
+        if names is None:
+            names = self._names[key_type] = {}
+        found = names.get(name)
         if found is None:
             with self.lock:
                 found = self.engine.name_verdict(name, key_type)
-                if len(self._names) >= MEMO_LIMIT:
-                    self._names.clear()
-                self._names[memo_key] = found
+                if len(names) >= MEMO_LIMIT:
+                    names.clear()
+                names[name] = found
         return found
 
-    def call(self, call: CodeCall) -> Violations:
-        """The call rules' verdicts on a call built without a place (so equal calls share one)."""
-        found = self._calls.get(call)
-        if found is None:
-            with self.lock:
-                found = tuple(self.engine.judge_call(call))
-                if len(self._calls) >= MEMO_LIMIT:
-                    self._calls.clear()
-                self._calls[call] = found
+    def memoised_call(self, memo_key: Hashable) -> Violations | None:
+        """The memoised verdicts of the call rules on a call, by what of the call they read; None on a miss."""
+        return self._calls.get(memo_key)
+
+    def call(self, memo_key: Hashable, call: CodeCall) -> Violations:
+        """The call rules' verdicts on `call` (built without a place), memoised under `memo_key`."""
+        with self.lock:
+            found = tuple(self.engine.judge_call(call))
+            if len(self._calls) >= MEMO_LIMIT:
+                self._calls.clear()
+            self._calls[memo_key] = found
         return found
 
     def command(self, fact: CommandFact) -> Violations:
@@ -117,3 +123,13 @@ def _smallest(engine: Engine, names: tuple[str, ...]) -> int:
             if isinstance(value, int) and not isinstance(value, bool) and value > 0:
                 limits.append(value)
     return min(limits, default=0)
+
+
+def _ttl_gate(engine: Engine) -> int:
+    """The shortest TTL (seconds) an enabled rule can call too long: `max-seconds` options and the namespaces'
+    `ttl-max` (0: no rule judges a TTL given)."""
+    limits = [_smallest(engine, ("max_seconds",))]
+    if limits[0] or any(configured.rule.meta.id == "TTL003" for configured in engine.rules):
+        limits += [ns.ttl_max_seconds for ns in engine.namespaces if ns.ttl_max_seconds]
+    positive = [limit for limit in limits if limit]
+    return min(positive, default=0)

@@ -102,8 +102,9 @@ class Collector:
 
     # -- commands sent at once --------------------------------------------------------------------------
 
-    def before(self, args: tuple[object, ...], state: GuardState) -> Sending:
-        """Judge a command about to be sent; raise in `raise` mode; apply the fixes."""
+    def before(self, args: tuple[object, ...], state: GuardState) -> Sending | tuple[object, ...]:
+        """Judge a command about to be sent; raise in `raise` mode; apply the fixes. Returns the arguments to
+        send when that is all there is to do, else a `Sending`."""
         site = self.sites.at(self.sites.frame())
         command, reading, found = self.judging.direct(args, site, state.encoding)
         self.commands += 1
@@ -121,7 +122,9 @@ class Collector:
                 self.fixed.add(name, site)
         if found:
             self.react(found, refusable=True, fixed=applied)
-        return Sending(args, plan, self.judge.element_gate > 0, command, reading, site)
+        if plan is None and (reading is None or not command.plan.reads or not self.judge.element_gate):
+            return args  # sent as it is, its reply not read: no object made
+        return Sending(args, plan, reading is not None and command.plan.reads, command, reading, site)
 
     def after(self, sending: Sending, reply: object) -> None:
         """Read a reply the rules can judge (how many elements a whole-collection read returned)."""

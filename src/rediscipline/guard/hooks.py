@@ -13,12 +13,12 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rediscipline.model.location import Location
 
 if TYPE_CHECKING:
-    from rediscipline.guard.collector import Collector
+    from rediscipline.guard.collector import Collector, Sending
 
 #: The instance attribute that holds a guarded object's state (and says it is guarded).
 STATE = "_rediscipline_guard"
@@ -74,6 +74,9 @@ def _command(target: Any, state: GuardState, original: Callable[..., Any]) -> Ca
 
         async def execute_command_async(*args: Any, **options: Any) -> Any:
             sending = before(args, state)
+            if sending.__class__ is tuple:
+                return await original(*sending, **options)
+            sending = cast("Sending", sending)
             if sending.plan is None:
                 reply = await original(*sending.args, **options)
             else:
@@ -86,6 +89,9 @@ def _command(target: Any, state: GuardState, original: Callable[..., Any]) -> Ca
 
     def execute_command(*args: Any, **options: Any) -> Any:
         sending = before(args, state)
+        if sending.__class__ is tuple:
+            return original(*sending, **options)
+        sending = cast("Sending", sending)
         reply = original(*sending.args, **options) if sending.plan is None else sending.plan.run(original, options)
         if sending.watch:
             after(sending, reply)

@@ -20,8 +20,9 @@ from rediscipline.model.code import EXPIRY_SAME_SCOPE, EXPIRY_UNKNOWN, CodeCall
 from rediscipline.model.facts import EVIDENCE_RUNTIME, HEAD_BYTES, CommandFact, KeyFact
 from rediscipline.model.location import SOURCE_RUNTIME, Location
 from rediscipline.redis_meta.commands import CONTAINERS, command_info
+from rediscipline.rules.ttl.code_ttls import TTL_PARAMETERS
 from rediscipline.sources.runtime.argv import byte_length, command_name, to_bytes
-from rediscipline.sources.runtime.reading import READERS, Reading, read_command
+from rediscipline.sources.runtime.reading import ONE_KEY, READERS, Reading, read_command
 from rediscipline.sources.runtime.stream import LoopRuns, TtlRuns
 
 #: Facts are judged without a place (so equal facts share a memoised verdict); findings get the call site.
@@ -35,6 +36,8 @@ _CALL_KEYS = 3
 #: Operands a command fact carries (the command rules read the first few: a database, a range).
 _COMMAND_ARGS = 8
 _NAMES_LIMIT = 4096
+#: Options whose value is a TTL (redis-py's names): `rules.ttl.code_ttls.TTL_PARAMETERS`.
+_TTL_VALUES = frozenset(TTL_PARAMETERS)
 #: Commands that add channels to a pub/sub connection.
 SUBSCRIPTIONS = frozenset({"subscribe", "psubscribe", "ssubscribe"})
 
@@ -50,12 +53,36 @@ class Found:
 
 
 @dataclass(frozen=True, slots=True)
-class Command:
-    """A command line named (`config|get`), with the words that name it and its operands."""
+class Plan:
+    """What is known of a command from its name alone, worked out once per name: how it is named, the type
+    of its keys, and which kinds of rule can judge it."""
 
     name: str
-    words: tuple[bytes, ...]
+    start: int  # the index of its first operand in the command line
+    words: tuple[bytes, ...]  # the name as Redis reads it
+    key_type: str | None
+    reads: bool  # a whole-collection or range read: its reply is counted
+    judged: bool  # some command rule judges it
+    called: bool  # some call rule reads its calls (sizes, options, TTLs)
+    ttl_in_command: bool  # a write that can carry its TTL itself
+    expires: bool  # it gives an existing key a TTL
+    plain: bool  # one key, its first operand, and only the naming rules judge it (GET, HGET, INCR, ...)
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A command line: its plan and its operands."""
+
+    plan: Plan
     ops: Sequence[object]
+
+    @property
+    def name(self) -> str:
+        return self.plan.name
+
+    @property
+    def words(self) -> tuple[bytes, ...]:
+        return self.plan.words
 
 
 class Judging:
@@ -67,54 +94,74 @@ class Judging:
         self.ttls = TtlRuns()
         self.loops = LoopRuns()
         self.call_commands = frozenset(READERS) | _listed_commands(judge)
-        self._names: dict[object, tuple[str, int, tuple[bytes, ...]]] = {}
+        self._plans: dict[object, Plan] = {}
 
     # -- reading ----------------------------------------------------------------------------------------
 
     def command(self, args: Sequence[object]) -> Command:
-        """Name a command line; names that are not container commands are memoised by `args[0]`."""
+        """Name a command line; the plans of names that are not container commands are memoised by `args[0]`."""
         head = args[0] if args else ""
-        known = self._names.get(head) if isinstance(head, (str, bytes)) else None
-        if known is None:
-            name, start = command_name(args)
-            words: tuple[bytes, ...] = tuple(to_bytes(word, "utf-8", "replace") for word in args[:start])
-            if start == 1:
-                words = tuple(words[0].split()) if words else ()
-            known = (name, start, words)
-            if name not in CONTAINERS and isinstance(head, (str, bytes)) and len(self._names) < _NAMES_LIMIT:
-                self._names[head] = known
-        return Command(known[0], known[2], args[known[1] :])
+        plan = self._plans.get(head) if isinstance(head, (str, bytes)) else None
+        if plan is None:
+            plan = self._plan(args)
+            memoised = plan.start == 1 and plan.name not in CONTAINERS and len(self._plans) < _NAMES_LIMIT
+            if memoised and isinstance(head, (str, bytes)):
+                self._plans[head] = plan
+        return Command(plan, args[plan.start :])
+
+    def _plan(self, args: Sequence[object]) -> Plan:
+        name, start = command_name(args)
+        words = tuple(to_bytes(word, "utf-8", "replace") for word in args[:start])
+        if start == 1:
+            words = tuple(words[0].split()) if words else ()
+        info = command_info(name)
+        reads = info is not None and info.reads is not None
+        judged, called = self.judge.judges_command(name), name in self.call_commands
+        return Plan(
+            name,
+            start,
+            words,
+            info.key_type if info is not None else None,
+            reads,
+            judged,
+            called,
+            name in TTL_IN_COMMAND,
+            name in EXPIRES,
+            name in ONE_KEY and name not in READERS and not judged and not called and not reads,
+        )
 
     # -- one command sent at once ---------------------------------------------------------------------
 
     def direct(
         self, args: Sequence[object], site: Location, encoding: str, *, held: int = 0
-    ) -> tuple[Command, Reading, list[Found]]:
+    ) -> tuple[Command, Reading | None, list[Found]]:
         """Judge a command sent on its own from `site`; `held`: channels its pub/sub object already has,
-        counted with those of a subscription."""
+        counted with those of a subscription. A plain command of a key whose name breaks nothing, sent
+        outside a loop, costs a plan lookup, a loop count and a name lookup (no reading is made: None)."""
         command = self.command(args)
+        plan = command.plan
+        loop = self.loops.add(site, plan.name)
+        if plan.plain and loop is None and command.ops:
+            key = to_bytes(command.ops[0], encoding, "replace")
+            if not self.judge.key(key, plan.key_type).violations:
+                return command, None, []
         reading = read_command(command.name, command.words, command.ops, encoding)
         if held and reading.batch is not None and command.name in SUBSCRIPTIONS:
             reading = replace(reading, batch=reading.batch + held)
-        loop = self.loops.add(site, command.name)
-        expiry = reading.expiry if command.name in TTL_IN_COMMAND or reading.expiry else EXPIRY_UNKNOWN
+        expiry = reading.expiry if command.plan.ttl_in_command or reading.expiry else EXPIRY_UNKNOWN
         found = self._judge(command, reading, site, expiry=expiry, loop=loop, pipelined=False, transaction=False)
         return command, reading, found
 
     def replied(self, command: Command, reading: Reading, reply: object, site: Location) -> list[Found]:
         """What the reply of a whole-collection read shows: how many elements came back (VAL002's limit)."""
         gate = self.judge.element_gate
-        if not gate or not reading.keys:
+        if not gate or not reading.keys or not command.plan.reads:
             return []
-        info = command_info(command.name)
-        if info is None or info.reads is None or not isinstance(reply, (list, dict, set, tuple)):
+        if not isinstance(reply, (list, dict, set, tuple)) or len(reply) < gate:
             return []
-        count = len(reply)
-        if count < gate:
-            return []
-        key = reading.keys[0]
-        verdict = self.judge.key(key, key, info.key_type)
-        fact = KeyFact(key, NOWHERE, type=info.key_type, length=count)
+        key, key_type = reading.keys[0], command.plan.key_type
+        verdict = self.judge.key(key, key_type)
+        fact = KeyFact(key, NOWHERE, type=key_type, length=len(reply))
         violations = self.judge.fact(fact, verdict)
         return [Found(violations, verdict.pattern, command.name, site)] if violations else []
 
@@ -123,16 +170,29 @@ class Judging:
     def pipeline(
         self, queued: Sequence[tuple[Sequence[object], Location]], site: Location, transaction: bool, encoding: str
     ) -> list[Found]:
-        """Judge the commands of a pipeline (with the sites that queued them) and the pipeline itself."""
+        """Judge the commands of a pipeline (with the sites that queued them) and the pipeline itself. A plain
+        command whose key breaks nothing is not read further (its key only counts as used)."""
         commands = [(self.command(args), where) for args, where in queued]
-        readings = [read_command(c.name, c.words, c.ops, encoding) for c, _where in commands]
+        readings: list[Reading | bytes] = []
         expired: dict[bytes, int] = {}  # key → the last position of an EXPIRE of it
-        for index, reading in enumerate(readings):
-            if reading.name in EXPIRES and reading.keys:
+        for index, (command, _where) in enumerate(commands):
+            plan = command.plan
+            if plan.plain and command.ops:
+                key = to_bytes(command.ops[0], encoding, "replace")
+                if not self.judge.key(key, plan.key_type).violations:
+                    readings.append(key)
+                    continue
+            reading = read_command(plan.name, plan.words, command.ops, encoding)
+            readings.append(reading)
+            if plan.expires and reading.keys:
                 expired[reading.keys[0]] = index
         found: list[Found] = []
         seen: set[bytes] = set()
-        for index, ((command, where), reading) in enumerate(zip(commands, readings, strict=True)):
+        for index, ((command, where), entry) in enumerate(zip(commands, readings, strict=True)):
+            if isinstance(entry, bytes):
+                seen.add(entry)
+                continue
+            reading = entry
             expiry = reading.expiry
             expire_line = None
             if expiry is None and reading.keys:
@@ -153,7 +213,7 @@ class Judging:
                 touched=touched,
             )
         execute = CodeCall("execute", "", NOWHERE, queued=len(queued), pipelined=True, transaction=transaction)
-        violations = self.judge.call(execute)
+        violations = self.judge.memoised_call(execute) or self.judge.call(execute, execute)
         if violations:
             found.append(Found(violations, None, "execute", site))
         return found
@@ -173,70 +233,98 @@ class Judging:
         expire_line: int | None = None,
         touched: bool = False,
     ) -> list[Found]:
-        judge, name = self.judge, command.name
+        judge, plan = self.judge, command.plan
+        name, key_type = plan.name, plan.key_type
         found: list[Found] = []
-        info = command_info(name)
-        key_type = info.key_type if info is not None else None
         verdicts: list[NameVerdict] = []
         for key in reading.keys:
-            verdict = judge.key(key, key, key_type)
+            verdict = judge.key(key, key_type)
             verdicts.append(verdict)
             if verdict.violations:
                 found.append(Found(verdict.violations, verdict.pattern, name, site))
-        if judge.judges_command(name):
+        if plan.judged:
             operands = tuple(to_bytes(op, "utf-8", "replace") for op in command.ops[:_COMMAND_ARGS])
             violations = judge.command(CommandFact(name, NOWHERE, EVIDENCE_RUNTIME, args=operands))
             if violations:
                 found.append(Found(violations, None, name, site))
         constant = False
-        if reading.ttl_ms is not None and verdicts and reading.name not in EXPIRES:
+        if reading.ttl_ms is not None and verdicts and not plan.expires:
             constant = self.ttls.add(verdicts[0].pattern, reading.keys[0], reading.ttl_ms)
-        if name in self.call_commands or loop is not None or constant:
-            templates = tuple(dict.fromkeys(v.template for v in verdicts[:_CALL_KEYS]))
-            call = CodeCall(
-                name.partition("|")[0],
-                name,
-                NOWHERE,
-                keys=templates,
-                batch=reading.batch,
-                given=reading.given,
-                literals=reading.literals,
-                expiry=expiry,
-                expire_line=expire_line,
-                touched_before=touched,
-                constant_ttl=constant,
-                loop_depth=1 if loop is not None or constant else 0,
-                loop_iterations=loop,
-                pipelined=pipelined,
-                transaction=transaction,
+        if plan.called or loop is not None or constant:
+            violations = self._call(
+                command, reading, verdicts, expiry, expire_line, touched, constant, loop, pipelined, transaction
             )
-            violations = judge.call(call)
             if violations:
                 found.append(Found(violations, verdicts[0].pattern if verdicts else None, name, site))
-        if verdicts:
-            found += self._values(command, reading, verdicts, site, key_type)
+        if verdicts and (reading.values or reading.elements or reading.ttl_ms is not None):
+            found += self._values(command, reading, verdicts, site)
         return found
 
-    def _values(
-        self, command: Command, reading: Reading, verdicts: list[NameVerdict], site: Location, key_type: str | None
-    ) -> list[Found]:
-        """The values and elements written, and the TTL given, judged by the fact rules (past their limits)."""
-        judge, gate = self.judge, self.judge.value_gate
+    def _call(  # noqa: PLR0917 - every field of the call the rules read
+        self,
+        command: Command,
+        reading: Reading,
+        verdicts: list[NameVerdict],
+        expiry: str | None,
+        expire_line: int | None,
+        touched: bool,
+        constant: bool,
+        loop: int | None,
+        pipelined: bool,
+        transaction: bool,
+    ) -> Violations:
+        """The call rules' verdicts, memoised by what of the call they read."""
+        name, literals = command.plan.name, reading.literals
+        if literals and reading.ttl_ms is not None and not constant:
+            # A TTL's value only shows in the message of a constant TTL: left out of the memo otherwise.
+            literals = tuple([item for item in literals if item[0] not in _TTL_VALUES])
+        patterns = (
+            (verdicts[0].pattern,)
+            if len(verdicts) == 1
+            else tuple(dict.fromkeys(v.pattern for v in verdicts[:_CALL_KEYS]))
+        )
+        memo_key = (
+            name, reading.batch, reading.given, literals, expiry, expire_line, touched, constant, loop, pipelined,
+            transaction, patterns,
+        )  # fmt: skip
+        found = self.judge.memoised_call(memo_key)
+        if found is not None:
+            return found
+        call = CodeCall(
+            name.partition("|")[0],
+            name,
+            NOWHERE,
+            keys=tuple(dict.fromkeys(v.template for v in verdicts[:_CALL_KEYS])),
+            batch=reading.batch,
+            given=reading.given,
+            literals=literals,
+            expiry=expiry,
+            expire_line=expire_line,
+            touched_before=touched,
+            constant_ttl=constant,
+            loop_depth=1 if loop is not None or constant else 0,
+            loop_iterations=loop,
+            pipelined=pipelined,
+            transaction=transaction,
+        )
+        return self.judge.call(memo_key, call)
+
+    def _values(self, command: Command, reading: Reading, verdicts: list[NameVerdict], site: Location) -> list[Found]:
+        """The values and elements written, and the TTL given, judged by the fact rules: only past the smallest
+        limit an enabled rule reports from (`RuntimeJudge.value_gate`, `ttl_gate_ms`)."""
+        judge, gate, key_type = self.judge, self.judge.value_gate, command.plan.key_type
+        ttl = reading.ttl_ms if judge.ttl_gate_ms and (reading.ttl_ms or 0) > judge.ttl_gate_ms else None
         found: list[Found] = []
         facts: list[tuple[KeyFact, NameVerdict]] = []
         for index, value in reading.values:
-            size = byte_length(value)
-            if index < len(reading.keys) and ((gate and size >= gate) or reading.ttl_ms is not None):
+            size = byte_length(value) if gate else 0
+            if index < len(reading.keys) and ((gate and size >= gate) or ttl is not None):
                 key = reading.keys[index]
                 head = _head(value) if gate and size >= gate else None
-                fact = KeyFact(key, NOWHERE, type="string", ttl_ms=reading.ttl_ms, length=size, head=head)
-                facts.append((fact, judge.key(key, key, "string")))
-        if not reading.values and reading.ttl_ms is not None and reading.name not in EXPIRES:
-            key = reading.keys[0]
-            facts.append((KeyFact(key, NOWHERE, type=key_type, ttl_ms=reading.ttl_ms), verdicts[0]))
-        elif reading.name in EXPIRES and reading.ttl_ms is not None:
-            key = reading.keys[0]
-            facts.append((KeyFact(key, NOWHERE, ttl_ms=reading.ttl_ms), verdicts[0]))
+                fact = KeyFact(key, NOWHERE, type="string", ttl_ms=ttl, length=size or None, head=head)
+                facts.append((fact, judge.key(key, "string")))
+        if not reading.values and ttl is not None:
+            facts.append((KeyFact(reading.keys[0], NOWHERE, type=key_type, ttl_ms=ttl), verdicts[0]))
         if reading.elements and gate:
             largest = max(byte_length(element) for element in reading.elements)
             if largest >= gate:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from rediscipline.model.code import EXPIRY_OPTION, Literal
+from rediscipline.redis_meta.command_table_generated import COMMANDS
 from rediscipline.redis_meta.commands import command_info, key_positions
 from rediscipline.sources.runtime.argv import byte_length, to_bytes
 
@@ -23,7 +24,7 @@ _SHORT = 64
 _POSITIONS_LIMIT = 4096
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Reading:
     """What one command line shows.
 
@@ -32,7 +33,8 @@ class Reading:
     (`ex`, `xx`, `count`, `timeout`, `block`) with their values; `ttl_ms` the TTL the command gives its keys
     (relative, milliseconds) and `expiry` EXPIRY_OPTION when a write gives its own key that TTL; `values`
     the values written, as (key index, argument) pairs, and `elements` the elements written to one
-    collection (their sizes are measured only when a rule's limit could be reached, see `element_sizes`).
+    collection. Treat it as immutable: it is not frozen only because one is built per command, and a frozen
+    dataclass costs twice as much to build.
     """
 
     name: str
@@ -125,8 +127,21 @@ def _ttl_from(options: dict[str, Literal]) -> int | None:
     for name, convert in _TTL_OPTIONS.items():
         value = options.get(name)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return int(convert(value, time.time() * 1000))
+            return int(convert(value, time.time() * 1000 if name in _ABSOLUTE else 0))
     return None
+
+
+_ABSOLUTE = frozenset({"exat", "pxat"})
+_SECONDS = frozenset({"EX", "ex", b"EX", b"ex"})
+_GIVEN: dict[tuple[str, ...], frozenset[str]] = {}
+
+
+def _given(*names: str) -> frozenset[str]:
+    """The set of parameters a call gives, one shared object per combination (its hash is computed once)."""
+    found = _GIVEN.get(names)
+    if found is None:
+        found = _GIVEN[names] = frozenset(names)
+    return found
 
 
 # -- per-command readers: operands (after the command name) → the fields of a Reading --------------------
@@ -135,11 +150,23 @@ _Reader = Callable[[Reading, Sequence[object]], Reading]
 
 
 def _set(base: Reading, ops: Sequence[object]) -> Reading:
+    if len(ops) == 4 and ops[2] in _SECONDS and type(ops[3]) is int:  # redis-py's set(k, v, ex=n): read at once
+        seconds = ops[3]
+        return Reading(
+            base.name,
+            base.keys,
+            given=_given("name", "value", "ex"),
+            literals=(("ex", seconds),),
+            ttl_ms=seconds * 1000,
+            expiry=EXPIRY_OPTION,
+            values=((0, ops[1]),),
+        )
     options = _options(ops, 2, _SET)
     ttl = _ttl_from(options)
-    return replace(
-        base,
-        given=frozenset(("name", "value", *options)),
+    return Reading(
+        base.name,
+        base.keys,
+        given=_given("name", "value", *options),
         literals=tuple(options.items()),
         ttl_ms=ttl,
         expiry=EXPIRY_OPTION if ttl is not None or options.get("keepttl") else None,
@@ -151,9 +178,10 @@ def _setex(unit: int) -> _Reader:
     def read(base: Reading, ops: Sequence[object]) -> Reading:
         seconds = number(ops[1]) if len(ops) > 1 else None
         parameter = "time" if unit == 1000 else "time_ms"
-        return replace(
-            base,
-            given=frozenset(("name", parameter, "value")),
+        return Reading(
+            base.name,
+            base.keys,
+            given=_given("name", parameter, "value"),
             literals=((parameter, seconds),) if seconds is not None else (),
             ttl_ms=int(seconds * unit) if seconds is not None else None,
             expiry=EXPIRY_OPTION,
@@ -171,9 +199,10 @@ def _expire(unit: int, absolute: bool) -> _Reader:
         ttl = None
         if value is not None:
             ttl = int(value * unit - time.time() * 1000) if absolute else int(value * unit)
-        return replace(
-            base,
-            given=frozenset(("name", parameter)),
+        return Reading(
+            base.name,
+            base.keys,
+            given=_given("name", parameter),
             literals=((parameter, value),) if value is not None else (),
             ttl_ms=ttl,
         )
@@ -183,40 +212,48 @@ def _expire(unit: int, absolute: bool) -> _Reader:
 
 def _getex(base: Reading, ops: Sequence[object]) -> Reading:
     options = _options(ops, 1, _GETEX)
-    return replace(
-        base, given=frozenset(("name", *options)), literals=tuple(options.items()), ttl_ms=_ttl_from(options)
+    return Reading(
+        base.name,
+        base.keys,
+        given=_given("name", *options),
+        literals=tuple(options.items()),
+        ttl_ms=_ttl_from(options),
     )
 
 
 def _plain_value(base: Reading, ops: Sequence[object]) -> Reading:
     """SETNX, GETSET, APPEND: a key and one string value."""
-    return replace(base, given=frozenset(("name", "value")), values=((0, ops[1]),) if len(ops) > 1 else ())
+    return Reading(base.name, base.keys, given=_given("name", "value"), values=((0, ops[1]),) if len(ops) > 1 else ())
 
 
 def _mset(base: Reading, ops: Sequence[object]) -> Reading:
     pairs = len(ops) // 2
-    return replace(
-        base, batch=pairs, given=frozenset(("mapping",)), values=tuple((i, ops[2 * i + 1]) for i in range(pairs))
+    return Reading(
+        base.name,
+        base.keys,
+        batch=pairs,
+        given=_given("mapping"),
+        values=tuple((i, ops[2 * i + 1]) for i in range(pairs)),
     )
 
 
 def _keys_batch(base: Reading, ops: Sequence[object]) -> Reading:
-    return replace(base, batch=len(ops))
+    return Reading(base.name, base.keys, batch=len(ops))
 
 
 def _fields(base: Reading, ops: Sequence[object]) -> Reading:
     """HMGET, HDEL, SREM, ZREM, SMISMEMBER, ZMSCORE: a key, then the fields or members."""
-    return replace(base, batch=max(len(ops) - 1, 0))
+    return Reading(base.name, base.keys, batch=max(len(ops) - 1, 0))
 
 
 def _pushed(base: Reading, ops: Sequence[object]) -> Reading:
     """SADD, LPUSH, RPUSH: a key, then the elements written."""
-    return replace(base, batch=max(len(ops) - 1, 0), elements=tuple(ops[1:]))
+    return Reading(base.name, base.keys, batch=max(len(ops) - 1, 0), elements=tuple(ops[1:]))
 
 
 def _hset(base: Reading, ops: Sequence[object]) -> Reading:
     pairs = tuple(ops[2::2])
-    return replace(base, batch=len(pairs), elements=pairs, given=frozenset(("name", "mapping")))
+    return Reading(base.name, base.keys, batch=len(pairs), elements=pairs, given=_given("name", "mapping"))
 
 
 def _zadd(base: Reading, ops: Sequence[object]) -> Reading:
@@ -226,24 +263,25 @@ def _zadd(base: Reading, ops: Sequence[object]) -> Reading:
         flags[_ZADD.flags[_word(ops[i])]] = True
         i += 1
     members = tuple(ops[i + 1 :: 2])
-    return replace(
-        base,
+    return Reading(
+        base.name,
+        base.keys,
         batch=len(members),
         elements=members,
-        given=frozenset(("name", "mapping", *flags)),
+        given=_given("name", "mapping", *flags),
         literals=tuple(flags.items()),
     )
 
 
 def _xadd(base: Reading, ops: Sequence[object]) -> Reading:
     options = _options(ops, 1, _XADD)
-    return replace(base, given=frozenset(("name", "fields", *options)), literals=tuple(options.items()))
+    return Reading(base.name, base.keys, given=_given("name", "fields", *options), literals=tuple(options.items()))
 
 
 def _scan(first_option: int) -> _Reader:
     def read(base: Reading, ops: Sequence[object]) -> Reading:
         options = _options(ops, first_option, _SCAN)
-        return replace(base, given=frozenset(("cursor", *options)), literals=tuple(options.items()))
+        return Reading(base.name, base.keys, given=_given("cursor", *options), literals=tuple(options.items()))
 
     return read
 
@@ -251,22 +289,22 @@ def _scan(first_option: int) -> _Reader:
 def _timeout_last(base: Reading, ops: Sequence[object]) -> Reading:
     """BLPOP, BRPOP, BZPOPMIN, BZPOPMAX, BRPOPLPUSH, BLMOVE: the timeout is the last operand."""
     timeout = number(ops[-1]) if ops else None
-    return replace(base, given=frozenset(("keys", "timeout")), literals=(("timeout", timeout),))
+    return Reading(base.name, base.keys, given=_given("keys", "timeout"), literals=(("timeout", timeout),))
 
 
 def _timeout_first(base: Reading, ops: Sequence[object]) -> Reading:
     """BLMPOP, BZMPOP: the timeout comes first."""
     timeout = number(ops[0]) if ops else None
-    return replace(base, given=frozenset(("timeout", "numkeys")), literals=(("timeout", timeout),))
+    return Reading(base.name, base.keys, given=_given("timeout", "numkeys"), literals=(("timeout", timeout),))
 
 
 def _stream_read(base: Reading, ops: Sequence[object]) -> Reading:
     options = _options(ops, 0, _STREAM_READ, stop="STREAMS")
-    return replace(base, given=frozenset(("streams", *options)), literals=tuple(options.items()))
+    return Reading(base.name, base.keys, given=_given("streams", *options), literals=tuple(options.items()))
 
 
 def _channels(base: Reading, ops: Sequence[object]) -> Reading:
-    return replace(base, batch=len(ops))
+    return Reading(base.name, base.keys, batch=len(ops))
 
 
 READERS: dict[str, _Reader] = {
@@ -303,6 +341,19 @@ _SEARCHED: dict[str, bool] = {}
 _positions: dict[tuple[str, int], tuple[int, ...]] = {}
 
 
+def _one_key(name: str) -> bool:
+    """Whether a command's only key is its first operand (GET, SET, HGET, INCR, EXPIRE, ...)."""
+    info = command_info(name)
+    if info is None or len(info.keys) != 1 or info.subcommands or "|" in name:
+        return False
+    spec = info.keys[0]
+    return spec.keyword is None and spec.find == "range" and spec.begin == 1 and spec.lastkey == 0
+
+
+#: Commands whose one key is their first operand: read without the key specifications.
+ONE_KEY = frozenset(name for name in COMMANDS if _one_key(name))
+
+
 def _searched(name: str) -> bool:
     found = _SEARCHED.get(name)
     if found is None:
@@ -315,6 +366,8 @@ def _searched(name: str) -> bool:
 def keys_of(name: str, words: tuple[bytes, ...], ops: Sequence[object], encoding: str) -> tuple[bytes, ...]:
     """The key arguments of a command line, as bytes (`words`: the command name as Redis reads it)."""
     argc = len(words) + len(ops)
+    if name in ONE_KEY:
+        return (to_bytes(ops[0], encoding, "replace"),) if ops else ()
     if not _searched(name):
         positions = _positions.get((name, argc))
         if positions is None:

@@ -41,9 +41,10 @@ import redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.support: the test suite's servers
 
-from rediscipline.guard import guard, new_collector, unguard  # noqa: E402
-from rediscipline.guard.hooks import CLIENT, GuardState  # noqa: E402
-from tests.support.servers import start_server  # noqa: E402
+from tests.support.servers import start_server
+
+from rediscipline.guard import guard, new_collector, unguard
+from rediscipline.guard.hooks import CLIENT, GuardState
 
 PIPELINE_EVERY = 100
 
@@ -195,7 +196,7 @@ def main() -> None:
             )
     if "memory" in only:
         out["memory"] = memory(args.memory_commands, args.memory_keys)
-        points = ", ".join(f"{n // 1_000_000 if n >= 1_000_000 else n}{'M' if n >= 1_000_000 else ''}: {mb:.1f}" for n, mb in out["memory"]["collector_mb"])
+        points = ", ".join(f"{n:,}: {mb:.1f}" for n, mb in out["memory"]["collector_mb"])
         print(f"collector RSS growth (MB) after N commands over {args.memory_keys:,} keys: {points}")
     if args.json:
         args.json.write_text(json.dumps(out, indent=2))

@@ -250,9 +250,10 @@ def redis_server_binary() -> str:
 
 
 @contextmanager
-def throwaway_server(smoke: Smoke) -> Iterator[int]:
-    """A redis-server on a free loopback port that saves only when told; stopped by its PID."""
-    folder = smoke.base / "redis"
+def throwaway_server(smoke: Smoke, name: str = "redis") -> Iterator[int]:
+    """A redis-server on a free loopback port that saves only when told (into `<base>/<name>`); stopped by
+    its PID."""
+    folder = smoke.base / name
     folder.mkdir()
     port = free_port()
     command = [redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
@@ -300,6 +301,33 @@ def check_scans(smoke: Smoke) -> None:
         offline = json.loads(smoke.tool("scan", str(dump), "--format", "json", expect=1).stdout)
         check_scan_report(offline, "dump scan")
         expect(offline["server"]["address"] == str(dump), f"dump scan names {offline['server']['address']!r}")
+
+
+#: A script the bare virtualenv runs: a guarded client breaks two rules, one refused before it is sent.
+GUARD_SCRIPT = """
+import io, json, sys
+import redis
+from rediscipline.guard import ConventionViolation, guard, guard_report
+from rediscipline.render.json_output import render_json
+r = guard(redis.Redis(port=int(sys.argv[1])), mode="raise", isolated=True)
+r.set("smoke:guard:1", "v")
+try:
+    r.keys("*")
+except ConventionViolation as refused:
+    print("refused", refused.rule_id, refused.location.line)
+out = io.StringIO()
+render_json(guard_report(r), out)
+print(out.getvalue())
+"""
+
+
+def check_guard(smoke: Smoke) -> None:
+    with throwaway_server(smoke, "redis-guard") as port:
+        done = smoke.run([str(smoke.bin / "python"), "-c", GUARD_SCRIPT, str(port)])
+        first, _, document = done.stdout.partition("\n")
+        expect(first == "refused CMD001 9", f"the guard did not refuse KEYS at line 9: {first!r}")
+        found = {(f["rule"], f["location"]["line"]) for f in json.loads(document)["findings"]}
+        expect(found == {("TTL006", 7), ("CMD001", 9)}, f"the guard's report holds {sorted(found)}")
 
 
 def check_scan_report(report: dict[str, Any], what: str) -> None:
@@ -360,6 +388,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             check_code(smoke)
         with smoke.step("rediscipline scan redis://…, diff, scan URL URL and scan dump.rdb (a throwaway redis-server)"):
             check_scans(smoke)
+        with smoke.step("rediscipline.guard on a redis-py client (a throwaway redis-server)"):
+            check_guard(smoke)
         with smoke.step("rediscipline.api.executors: a local pool, and Dask without the extra"):
             check_executors(smoke)
     except SmokeFailure as failure:

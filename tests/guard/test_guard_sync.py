@@ -225,8 +225,9 @@ def test_threads_lose_and_duplicate_nothing(client: redis.Redis) -> None:
         thread.start()
     for thread in threads:
         thread.join()
-    (finding,) = guard_report_of(owner).findings
-    assert (finding.rule_id, finding.count) == ("TTL006", 800)
+    counts = {f.rule_id: f.count for f in guard_report_of(owner).findings}
+    assert counts.pop("TTL006") == 800
+    assert set(counts) <= {"BAT002"}  # one site called in loops: BAT002 when the calls follow closely enough
     assert [n.params["commands"] for n in guard_report_of(owner).notes if n.code == "guard-commands"] == [800]
 
 

@@ -96,7 +96,7 @@ class Collector:
         self.fixes = fixes or Fixes()
         self.fixed = Fixed()
         self.clients: dict[str, None] = {}
-        self.commands = 0
+        self._sent = _Tally()
         self._warned: set[tuple[str, str, bytes | None, str | None, int | None]] = set()
         self._lock = threading.Lock()
 
@@ -107,7 +107,7 @@ class Collector:
         send when that is all there is to do, else a `Sending`."""
         site = self.sites.at(self.sites.frame())
         command, reading, found = self.judging.direct(args, site, state.encoding)
-        self.commands += 1
+        self._sent.add(1)
         fixes = self.fixes
         plan: Chunked | None = None
         applied: list[str] = []
@@ -161,7 +161,7 @@ class Collector:
         site = self.sites.at(self.sites.frame())
         queued = list(state.queued)
         state.queued.clear()
-        self.commands += len(queued)
+        self._sent.add(len(queued))
         transaction = bool(getattr(pipeline, "transaction", False))
         found = self.judging.pipeline(queued, site, transaction, state.encoding)
         if found:
@@ -192,7 +192,7 @@ class Collector:
         site = self.sites.at(self.sites.frame())
         held = len(getattr(pubsub, "channels", {}) or {}) + len(getattr(pubsub, "patterns", {}) or {})
         _command, _reading, found = self.judging.direct(args, site, state.encoding, held=held)
-        self.commands += 1
+        self._sent.add(1)
         if found:
             self.react(found, refusable=True)
 
@@ -236,6 +236,11 @@ class Collector:
         text = f"{violation.rule_id} {violation.message.in_(lang)}"
         warnings.warn_explicit(text, ConventionWarning, item.site.path or "<unknown>", item.site.line or 0)
 
+    @property
+    def commands(self) -> int:
+        """How many commands the guard judged (sent at once, queued on pipelines, pub/sub)."""
+        return self._sent.total()
+
     def note_client(self, described: str) -> None:
         self.clients.setdefault(described, None)
 
@@ -246,6 +251,27 @@ class Collector:
         _command, _reading, found = self.judging.direct(("SELECT", db), site, encoding)
         if found:
             self.react(found, refusable=False)
+
+
+class _Tally:
+    """A count bumped by many threads at once without a lock: each thread bumps a cell of its own."""
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+        self._cells: list[list[int]] = []
+        self._lock = threading.Lock()
+
+    def add(self, n: int) -> None:
+        cell: list[int] | None = getattr(self._local, "cell", None)
+        if cell is None:
+            cell = self._local.cell = [0]
+            with self._lock:
+                self._cells.append(cell)
+        cell[0] += n
+
+    def total(self) -> int:
+        with self._lock:
+            return sum(cell[0] for cell in self._cells)
 
 
 def _log(item: Found, violation: Any, lang: str) -> None:

@@ -188,3 +188,15 @@ def test_the_asyncio_recipes_send_what_the_sync_ones_do(server: ServerProcess, r
     ]
     stats = commandstats(raw)
     assert (stats["mset"], stats["mget"], stats["set"], stats["unlink"]) == (3, 3, 122, 3)
+
+
+@pytest.mark.parametrize("options", [{"decode_responses": True}, {"protocol": 3}])
+def test_clients_that_decode_or_speak_resp3(server: ServerProcess, raw: Raw, options: dict[str, Any]) -> None:
+    mapping = {f"user:name:{i}": f"名字{i}" for i in range(150)}
+    with server.client(**options) as client:
+        assert chunked_mset(client, mapping, ttl=60) == 150
+        values = chunked_mget(client, [*mapping, "user:name:none"])
+        assert chunked_delete(client, mapping) == 150
+    expected = list(mapping.values()) if options.get("decode_responses") else [v.encode() for v in mapping.values()]
+    assert values == [*expected, None]
+    assert keys_of(raw) == set()

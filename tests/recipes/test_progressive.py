@@ -205,3 +205,20 @@ def test_the_asyncio_progressive_delete(server: ServerProcess, raw: Raw) -> None
     assert asyncio.run(scenario()) == ProgressiveDelete("zset", 1000, 4, unlinked=False)
     assert calls(raw) == {"type": 1, "zcard": 1, "zremrangebyrank": 4, "unlink": 1}
     assert keys_of(raw) == set()
+
+
+@pytest.mark.parametrize(
+    "options", [{"decode_responses": True}, {"protocol": 3}, {"protocol": 3, "decode_responses": True}]
+)
+def test_clients_that_decode_or_speak_resp3(server: ServerProcess, raw: Raw, options: dict[str, Any]) -> None:
+    raw.pipeline([("HSET", b"big:key:2", f"字段{i}".encode(), b"v") for i in range(300)])
+    raw.pipeline([("SADD", b"big:key:3", f"成员{i}".encode()) for i in range(300)])
+    raw.pipeline([("RPUSH", b"big:key:4", i) for i in range(300)])
+    with server.client(**options) as client:
+        results = [progressive_delete(client, key) for key in (b"big:key:2", b"big:key:3", b"big:key:4")]
+    assert [(r.key_type, r.elements, r.unlinked) for r in results] == [
+        ("hash", 300, False),
+        ("set", 300, False),
+        ("list", 300, False),
+    ]
+    assert keys_of(raw) == set()

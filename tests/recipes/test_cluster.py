@@ -163,11 +163,12 @@ def test_the_asyncio_recipes_on_a_cluster(cluster: Cluster, nodes: RawCluster, t
     data = dataset()
     keys = [*data, b"user:profile:none"]
 
+    nodes.node_for(b"big:list:1").pipeline([("RPUSH", b"big:list:1", i) for i in range(250)])
+
     async def scenario() -> tuple[int, list[Any], Any, int]:
         async with redis.asyncio.RedisCluster(host=cluster[0].host, port=cluster[0].port) as client:
             written = await aio.chunked_mset(client, data, ttl=300)
             values = await aio.chunked_mget(client, keys)
-            await client.execute_command("RPUSH", b"big:list:1", *range(250))
             dismantled = await aio.progressive_delete(client, b"big:list:1")
             deleted = await aio.chunked_delete(client, keys)
             return written, values, dismantled, deleted

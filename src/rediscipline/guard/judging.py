@@ -93,6 +93,9 @@ class Judging:
         self.judge = judge
         self.ttls = TtlRuns()
         self.loops = LoopRuns()
+        enabled = {configured.id for configured in judge.engine.rules}
+        #: runs are followed only for the rules that read them (BAT002: a loop; TTL007: a constant TTL)
+        self.follow_loops, self.follow_ttls = "BAT002" in enabled, "TTL007" in enabled
         self.call_commands = frozenset(READERS) | _listed_commands(judge)
         self._plans: dict[object, Plan] = {}
 
@@ -140,7 +143,7 @@ class Judging:
         outside a loop, costs a plan lookup, a loop count and a name lookup (no reading is made: None)."""
         command = self.command(args)
         plan = command.plan
-        loop = self.loops.add(site, plan.name)
+        loop = self.loops.add(site, plan.name) if self.follow_loops else None
         if plan.plain and loop is None and command.ops:
             key = to_bytes(command.ops[0], encoding, "replace")
             if not self.judge.key(key, plan.key_type).violations:
@@ -248,7 +251,7 @@ class Judging:
             if violations:
                 found.append(Found(violations, None, name, site))
         constant = False
-        if reading.ttl_ms is not None and verdicts and not plan.expires:
+        if self.follow_ttls and reading.ttl_ms is not None and verdicts and not plan.expires:
             constant = self.ttls.add(verdicts[0].pattern, reading.keys[0], reading.ttl_ms)
         if plan.called or loop is not None or constant:
             violations = self._call(

@@ -267,3 +267,31 @@ def test_clients_made_by_test_modules_are_guarded_but_not_those_of_the_root_conf
     assert findings_of(report_of(project.path / "out.json")) == {
         ("CMD001", "test_shop.py", project.line("test_shop.py", "late"), 1)
     }
+
+
+def test_asyncio_and_valkey_clients_are_guarded_too(pytester: pytest.Pytester, shop_server: ServerProcess) -> None:
+    tests = (
+        "import asyncio\n"
+        "import redis.asyncio\n"
+        "import valkey\n"
+        "PORT = {port}\n"
+        "async def scan_all():\n"
+        "    client = redis.asyncio.Redis(port=PORT)\n"
+        '    found = await client.keys("shop:*")  # seed: async-keys\n'
+        "    await client.aclose()\n"
+        "    return found\n"
+        "def test_asyncio():\n"
+        "    assert asyncio.run(scan_all()) == []\n"
+        "def test_valkey():\n"
+        '    assert valkey.Valkey(port=PORT).keys("shop:*") == []  # seed: valkey-keys\n'
+    )
+    project = write_project(pytester, shop_server.port, tests)
+    recorder = pytester.inline_run("--rediscipline=strict", "--rediscipline-report=out.json")
+    assert outcomes(recorder) == {"test_asyncio": "failed", "test_valkey": "failed"}
+    failed = failures(recorder)
+    assert f"\n  {project.site('test_shop.py', 'async-keys')}: CMD001 [error] KEYS " in failed["test_asyncio"]
+    assert f"\n  {project.site('test_shop.py', 'valkey-keys')}: CMD001 [error] KEYS " in failed["test_valkey"]
+    assert findings_of(report_of(project.path / "out.json")) == {
+        ("CMD001", "test_shop.py", project.line("test_shop.py", "async-keys"), 1),
+        ("CMD001", "test_shop.py", project.line("test_shop.py", "valkey-keys"), 1),
+    }

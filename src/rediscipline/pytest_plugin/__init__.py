@@ -3,7 +3,7 @@
 `pytest --rediscipline` guards every redis-py and valkey client made during the session, in `record` mode
 with the project's settings, and ends the session with the report of the conventions its commands broke;
 `--rediscipline=strict` also fails the test whose call broke a rule at or above `--rediscipline-fail-on`.
-`@pytest.mark.rediscipline(ignore=[...])` exempts one test from rules. See docs/pytest-plugin.md.
+`@pytest.mark.rediscipline(ignore=[...])` exempts one test from rules. See docs/guard.md, "The pytest plugin".
 
 Off, the plugin adds its options and its marker and nothing else: no client is patched, nothing is printed,
 and the guard is not imported (`session` is, only when the plugin is on).

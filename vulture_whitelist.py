@@ -35,3 +35,18 @@ build_seconds  # benchmarks/rdb_datasets.py
 # scripts/library_keyspace/caches_flask.py names memoized functions as an application's module would; Flask-Caching
 # reads `__qualname__` into its memoize version keys.
 __qualname__  # scripts/library_keyspace/caches_flask.py
+
+# pytest calls a plugin's hooks by name: the pytest plugin's module (the `pytest11` entry point) and the object it
+# registers while it is on; `session.exitstatus` is read by pytest after `pytest_sessionfinish`. Test modules
+# that run inner sessions load the `pytester` plugin by `pytest_plugins`.
+pytest_addoption  # src/rediscipline/pytest_plugin/__init__.py
+pytest_load_initial_conftests  # src/rediscipline/pytest_plugin/__init__.py
+pytest_configure  # src/rediscipline/pytest_plugin/__init__.py
+pytest_collection_modifyitems  # src/rediscipline/pytest_plugin/session.py
+pytest_runtest_protocol  # src/rediscipline/pytest_plugin/session.py
+pytest_runtest_call  # src/rediscipline/pytest_plugin/session.py
+pytest_sessionfinish  # src/rediscipline/pytest_plugin/session.py
+pytest_terminal_summary  # src/rediscipline/pytest_plugin/session.py
+pytest_unconfigure  # src/rediscipline/pytest_plugin/session.py
+exitstatus  # src/rediscipline/pytest_plugin/session.py
+pytest_plugins  # tests/pytest_plugin/test_session.py, tests/pytest_plugin/test_off_and_options.py

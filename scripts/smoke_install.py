@@ -236,6 +236,13 @@ def check_code(smoke: Smoke) -> None:
     expect(line in text, f"`check` printed {text[:300]!r}")
 
 
+def check_pytest_plugin(smoke: Smoke) -> None:
+    """The wheel declares the pytest plugin as pytest finds it: the `pytest11` entry point."""
+    probe = "from importlib.metadata import entry_points; print([e.value for e in entry_points(group='pytest11')])"
+    out = smoke.run([str(smoke.bin / "python"), "-c", probe]).stdout.strip()
+    expect(out == "['rediscipline.pytest_plugin']", f"the pytest11 entry points of the install are {out}")
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
@@ -386,6 +393,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             check_keys(smoke)
         with smoke.step("rediscipline check examples/sample-project"):
             check_code(smoke)
+        with smoke.step("the pytest plugin's entry point (pytest11)"):
+            check_pytest_plugin(smoke)
         with smoke.step("rediscipline scan redis://…, diff, scan URL URL and scan dump.rdb (a throwaway redis-server)"):
             check_scans(smoke)
         with smoke.step("rediscipline.guard on a redis-py client (a throwaway redis-server)"):

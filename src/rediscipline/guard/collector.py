@@ -31,6 +31,7 @@ from rediscipline.guard.errors import ConventionViolation, ConventionWarning
 from rediscipline.guard.fixes import CHUNK, FIXED_RULES, FLUSH, Chunked, Fixes
 from rediscipline.guard.hooks import GuardState
 from rediscipline.guard.judging import Command, Found, Judging
+from rediscipline.guard.recent import RECENT_LIMIT, RecentViolations
 from rediscipline.model.location import SOURCE_RUNTIME, Location
 from rediscipline.model.severity import Severity
 from rediscipline.rules import default_registry
@@ -97,6 +98,8 @@ class Collector:
         self.fixed = Fixed()
         self.clients: dict[str, None] = {}
         self._sent = _Tally()
+        #: What `keep_recent()` keeps (None: nothing is kept, nothing is exempt).
+        self.recent: RecentViolations | None = None
         self._warned: set[tuple[str, str, bytes | None, str | None, int | None]] = set()
         self._lock = threading.Lock()
 
@@ -203,9 +206,13 @@ class Collector:
         lang = self.settings.lang
         repaired = {FIXED_RULES[name] for name in fixed or ()}
         refuse: tuple[Found, Any] | None = None
+        recent = self.recent
         for item in found:
-            self.judge.record(item.violations, item.site, item.pattern, item.command)
-            for violation in item.violations:
+            violations = item.violations if recent is None else recent.add(item)
+            if not violations:
+                continue
+            self.judge.record(violations, item.site, item.pattern, item.command)
+            for violation in violations:
                 if self.mode == "warn":
                     self._warn(item, violation, lang)
                 elif self.mode == "log":
@@ -240,6 +247,14 @@ class Collector:
     def commands(self) -> int:
         """How many commands the guard judged (sent at once, queued on pipelines, pub/sub)."""
         return self._sent.total()
+
+    def keep_recent(self, limit: int = RECENT_LIMIT) -> RecentViolations:
+        """Keep the last `limit` violations recorded from now on, numbered, and leave out of the record the
+        rules set in the returned object's `exempt` (see `guard.recent`; the pytest plugin uses it to tell
+        what each test broke). Calling it again returns the same object."""
+        if self.recent is None:
+            self.recent = RecentViolations(limit)
+        return self.recent
 
     def note_client(self, described: str) -> None:
         self.clients.setdefault(described, None)

@@ -1,1 +1,0 @@
-"""The pytest plugin (entry point `pytest11`): off unless `--rediscipline` is given."""

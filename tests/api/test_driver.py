@@ -11,6 +11,7 @@ import pytest
 from rediscipline.api.defaults import settings_for
 from rediscipline.api.driver import run
 from rediscipline.engine.runner import Engine
+from rediscipline.guard.source import RuntimeSource
 from rediscipline.model.facts import KeyNames
 from rediscipline.model.location import Location
 from rediscipline.model.plan import SERVER_ACCESS, SERVER_CONFIG, SUMMARY_FIELDS, ProbePlan
@@ -48,8 +49,10 @@ def test_only_rules_a_key_list_can_show_run_and_the_others_are_listed() -> None:
     assert report.run.rules_enabled == len(runnable)
     [skipped] = [n for n in report.notes if n.code == "rules-not-checked"]
     assert set(skipped.params["rules"]) == {c.meta.id for c in registry} - runnable  # type: ignore[arg-type]
-    assert skipped.params["places"] == ("code", "live", "rdb", "config")
-    assert note_text(skipped, "en").startswith(f"{len(registry) - len(runnable)} rules need code, a live server")
+    assert skipped.params["places"] == ("code", "runtime", "live", "rdb", "config")
+    assert note_text(skipped, "en").startswith(
+        f"{len(registry) - len(runnable)} rules need code, a running application, a live server"
+    )
     assert {f.rule_id for f in report.findings} == {"KEY001", "KEY006"}
 
 
@@ -117,13 +120,14 @@ def test_the_engine_result_is_frozen() -> None:
 
 
 def test_every_place_a_rule_names_is_read_by_a_source() -> None:
-    """A rule's `where` names only places some Source reads (no phantom `runtime`), the banned-command rows
-    included, and every place a source reads is one a rule may name."""
-    places = {cls.place for cls in (CodeSource, ConfigSource, KeyListSource, NameSource, LiveSource, RdbSource)}
-    assert places == set(WHERE) == {"code", "config", "keys", "live", "rdb"}
+    """A rule's `where` names only places some Source reads (`runtime`: the guard's record), the banned-command
+    rows included, and every place a source reads is one a rule may name."""
+    sources = (CodeSource, ConfigSource, KeyListSource, NameSource, LiveSource, RdbSource, RuntimeSource)
+    places = {cls.place for cls in sources}
+    assert places == set(WHERE) == {"code", "config", "keys", "live", "rdb", "runtime"}
     named = {place: sorted(cls.meta.id for cls in default_registry() if place in cls.meta.where) for place in WHERE}
     assert all(named.values()), named
     assert {cls.meta.id for cls in default_registry() if not set(cls.meta.where) <= places} == set()
     assert [cls.meta.where for cls in default_registry() if cls.meta.id in ("CMD001", "CMD004")] == [
-        ("code", "live")
+        ("code", "runtime", "live")
     ] * 2

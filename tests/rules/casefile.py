@@ -22,7 +22,8 @@ Rules on probed values, commands, servers and code use four more tables (all opt
   table), `expiry`, `expire-line`, `constant-ttl`, `loop-depth`, `loop-iterations`, `pipelined`,
   `transaction`, `queued`, `unbounded`, `scope`, `unpacked`, `possible` (a table of parameter → list of
   values it can take), `path` (default `app.py`) and `line` (default: the call's
-  position in the case).
+  position in the case), `source` (`code`, the default, or `runtime`: a call the runtime guard built from a
+  command as it was sent, at that call site).
 
 For a name rule, each key of a call is also judged as a key template from code at the call's place, as the
 code source reports it (`f"tmp:{uid}"` is the key `tmp:*` at that line).
@@ -321,7 +322,7 @@ _CALL_FIELDS = {
 
 
 def _call(raw: dict[str, Any], position: int) -> CodeCall:
-    named = {"method", "command", "keys", "given", "literals", "possible", "path", "line"}
+    named = {"method", "command", "keys", "given", "literals", "possible", "path", "line", "source"}
     unknown = set(raw) - set(_CALL_FIELDS) - named
     assert not unknown, f"unknown call fields {sorted(unknown)}"
     values = {attr: raw[key] for key, attr in _CALL_FIELDS.items() if key in raw}
@@ -329,7 +330,7 @@ def _call(raw: dict[str, Any], position: int) -> CodeCall:
     return CodeCall(
         method=raw["method"],
         command=raw.get("command", raw["method"]),
-        origin=Location("code", raw.get("path", "app.py"), raw.get("line", position), 1),
+        origin=Location(raw.get("source", "code"), raw.get("path", "app.py"), raw.get("line", position), 1),
         keys=tuple(glob_template(k) for k in raw.get("keys", [])),
         given=frozenset(raw.get("given", [])) | frozenset(literals),
         literals=tuple(literals.items()),

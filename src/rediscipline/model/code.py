@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from rediscipline.model.keyname import KeyTemplate
-from rediscipline.model.location import Location
+from rediscipline.model.location import SOURCE_RUNTIME, Location
 
 #: A literal argument value as written in code (`timeout=0`, `count=500`, `transaction=True`).
 Literal = int | float | str | bytes | bool | None
@@ -25,7 +25,8 @@ EXPIRY_UNKNOWN = "unknown"  # the TTL arguments are not visible (**kwargs): judg
 
 @dataclass(frozen=True, slots=True)
 class CodeCall:
-    """One call of a Redis client (or pipeline) method in source code.
+    """One call of a Redis client (or pipeline) method in source code, or one command the runtime guard saw
+    the application send (then `origin` is in SOURCE_RUNTIME and every value is the one sent: `at_run_time`).
 
     * `method` is the redis-py method (`hgetall`, `scan_iter`, `pipeline`, `execute`); `command` the Redis
       command as `INFO commandstats` names it (`hgetall`, `scan`, `config|set`), or "" for client-side
@@ -73,6 +74,12 @@ class CodeCall:
     queued: int | None = None
     unbounded: bool = False
     scope: str = ""
+
+    @property
+    def at_run_time(self) -> bool:
+        """Whether the runtime guard built this call from a command as it was sent, rather than the code source
+        from a call as it is written (a rule words its message for what each of them can know)."""
+        return self.origin.source == SOURCE_RUNTIME
 
     def literal(self, name: str, default: Literal = None) -> Literal:
         """The literal value passed for parameter `name`, or `default` when not given or not a literal."""

@@ -63,11 +63,13 @@ class BatchSize(CallRule[BatchSizeOptions]):
 
     ## What it does
     Reports a call of a command from `commands` (MGET, MSET, HMGET, HDEL, DEL, UNLINK, EXISTS, SADD,
-    ZADD, LPUSH, HSET with a mapping, …) that carries more than `max-keys` keys, fields or members, when
-    the number is visible in the code: a literal list or mapping, `range(N)`, a comprehension over one,
-    or that many arguments. The code says what is counted: `keys`, `fields`, `members`, `elements` (or
-    `items` for a command added to `commands`). A batch whose size is only known at run time is not
-    judged.
+    ZADD, LPUSH, HSET with a mapping, …) that carries more than `max-keys` keys, fields or members. In
+    code, when the number is visible: a literal list or mapping, `range(N)`, a comprehension over one, or
+    that many arguments (a batch whose size the code does not show is not judged). At run time (the
+    guard), every such command sent, at once or on a pipeline, with the real number it carries (the guard
+    counts the items of MGET, MSET, MSETNX, HMGET, HDEL, DEL, UNLINK, EXISTS, TOUCH, SADD, SREM, ZADD,
+    ZREM, LPUSH, RPUSH, HSET, HMSET, SMISMEMBER and ZMSCORE). The finding's code says what is counted:
+    `keys`, `fields`, `members`, `elements` (or `items` for a command added to `commands`).
 
     ## Why is this bad?
     One request is served in one go on the server's only thread: an MGET of 5000 keys blocks every other

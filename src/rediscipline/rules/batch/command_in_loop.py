@@ -49,13 +49,17 @@ class CommandInLoop(CallRule[CommandInLoopOptions]):
     ## What it does
     Reports a command sent directly (not queued on a pipeline) inside loops that run it at least
     `max-iterations` times, when every enclosing loop's bound is visible in the code (`range(5000)`, a
-    literal list). The code is `loop`; the message gives the number of round trips and the batched form
-    of the command when there is one: MGET for GET, one DEL or UNLINK for many, and for a command on one element
-    of a collection whose key has no variable part, HMGET for HGET, SMISMEMBER for SISMEMBER, ….
+    literal list). At run time (the guard), a command sent at once from one call site, again and again
+    with less than 5 ms between two sends and no other command from that thread in between, is reported
+    once the run reaches `max-iterations`; runs are counted at powers of two, so the message says "at
+    least 128 times in a row" for the first power of two at or above the limit. The code is `loop`; the
+    message gives the number of round trips and the batched form of the command when there is one: MGET
+    for GET, one DEL or UNLINK for many, and for a command on one element of a collection whose key has no
+    variable part, HMGET for HGET, SMISMEMBER for SISMEMBER, ….
 
     Blocking reads (BLPOP, BRPOP, XREAD with `block`, WAIT) and subscriptions are never reported: in a
-    loop they are a consumer waiting for messages, which no pipeline can batch. Loops whose size is not
-    visible are not judged.
+    loop they are a consumer waiting for messages, which no pipeline can batch. In code, loops whose
+    size is not visible are not judged.
 
     ## Why is this bad?
     Each call waits for a full network round trip before the next is sent. At 0.5 ms per round trip a
@@ -97,11 +101,15 @@ class CommandInLoop(CallRule[CommandInLoopOptions]):
             return
         shown, key, instead = call.command.upper(), first_key(call), _instead(call)
         on = Text(f" on {key}", f" {key}") if key is not None else Text("", "")
+        if call.at_run_time:  # a run of sends seen so far, counted at powers of two: a lower bound
+            sent = Text(f"is sent at least {times:,} times in a row", f"被连续逐条发送了至少 {times:,} 次")
+        else:
+            sent = Text(f"is sent {times:,} times in a loop", f"在循环中逐条发送 {times:,} 次")
         yield Violation(
             "loop",
             Text(
-                f"{shown}{on.en} is sent {times:,} times in a loop, one network round trip each: {instead.en}",
-                f"{shown}{on.zh} 在循环中逐条发送 {times:,} 次，每次一个网络往返：{instead.zh}",
+                f"{shown}{on.en} {sent.en}, one network round trip each: {instead.en}",
+                f"{shown}{on.zh} {sent.zh}，每次一个网络往返：{instead.zh}",
             ),
             value=times,
         )

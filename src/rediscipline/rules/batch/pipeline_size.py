@@ -41,7 +41,9 @@ class PipelineSize(CallRule[PipelineSizeOptions]):
     `max-commands` queued commands, counted through the loops that fill the pipeline when their bounds
     are visible (`range(5000)`, a literal list): code `queued`. With `unbounded`, a pipeline filled by a
     loop whose length the code does not show (`for uid in uids:`) is reported too, code `unbounded`: it
-    holds as many commands as the data has items.
+    holds as many commands as the data has items. At run time (the guard), every `execute()` of a
+    pipeline or transaction is judged with the number of commands it really sends (code `queued`;
+    `unbounded` plays no part there).
 
     ## Why is this bad?
     The server runs a pipeline's commands one after the other and keeps every reply in the client's

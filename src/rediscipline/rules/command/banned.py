@@ -6,12 +6,13 @@ own: its id, slug, options and documentation are the row's, so selecting, config
 works as for any rule.
 
 A row's message is a `Text` template with `{command}` (the command as written: `CONFIG SET`), `{seen}` (how
-it was observed: " (3 calls in INFO commandstats)", empty for code), `{sender}` (" from the application"
-when only the application's use is banned, else empty) and `{target}` (the row's `targets` entry for the
-command). Options, when a row has them, change the judgement by name:
+it was observed: " (3 calls in INFO commandstats)", empty for code and at run time), `{sender}` (" from the
+application" when only the application's use is banned, else empty) and `{target}` (the row's `targets`
+entry for the command). Options, when a row has them, change the judgement by name:
 
 - `commands`: the commands reported wherever they are seen, instead of the row's own;
-- `application-commands`: commands reported only when the application sends them (in code);
+- `application-commands`: commands reported only when the application sends them (in code or at run
+  time);
 - `allow-async`: a call whose known arguments include ASYNC passes.
 """
 

@@ -48,7 +48,7 @@ class AdminCommandOptions(RuleOptions):
             "cluster|reset",
             "cluster|failover",
         ),
-        "Commands reported only when the application sends them (in code).",
+        "Commands reported only when the application sends them (in code or at run time).",
     )
 
 
@@ -56,9 +56,9 @@ KEYS_DOC = """\
 Checks for the KEYS command.
 
 ## What it does
-Reports every KEYS call (code `keys`): in source code or on a server, where `INFO commandstats` counts
-the calls (the value) and the slow log shows the slowest ones (the value is then the duration in
-microseconds).
+Reports every KEYS call (code `keys`): in source code, at run time (every KEYS the guard sees the
+application send), or on a server, where `INFO commandstats` counts the calls (the value) and the slow
+log shows the slowest ones (the value is then the duration in microseconds).
 
 ## Why is this bad?
 KEYS walks the whole keyspace in one step, whatever the pattern: O(N) in the number of keys, on the
@@ -94,9 +94,10 @@ FLUSH_DOC = """\
 Checks for commands that delete a whole database.
 
 ## What it does
-Reports FLUSHALL and FLUSHDB calls (code `flushall` or `flushdb`) in code, in `INFO commandstats` and
-in the slow log. With `allow-async`, a call whose arguments are known and
-include `ASYNC` passes; a call whose arguments are unknown (commandstats) is still reported.
+Reports FLUSHALL and FLUSHDB calls (code `flushall` or `flushdb`) in code, at run time (each one the
+guard sees sent, with its arguments), in `INFO commandstats` and in the slow log. With `allow-async`, a
+call whose arguments are known and include `ASYNC` passes; a call whose arguments are unknown
+(commandstats) is still reported.
 
 ## Why is this bad?
 One call deletes every key of the database (FLUSHDB) or of the instance (FLUSHALL), and replicas
@@ -129,7 +130,8 @@ Checks for the MONITOR command.
 
 ## What it does
 Reports MONITOR (code `monitor`) in code and in `INFO commandstats` (someone ran it on the server; the
-value is the number of calls).
+value is the number of calls). At run time (the guard), a MONITOR sent through `execute_command`;
+redis-py's `monitor()` sends its MONITOR on a connection of its own, which the guard does not see.
 
 ## Why is this bad?
 A monitoring client receives a copy of every command the server executes. That costs the server
@@ -168,10 +170,11 @@ Reports a command (code: its name with `-` for the subcommand, `config-set`) in 
 - `commands` are reported wherever they are seen, including `INFO commandstats` and the slow log:
   DEBUG and SAVE block or endanger the server whoever sends them, and nothing in normal operation
   does (Redis saves in the background without counting a SAVE call).
-- `application-commands` are reported only in code. On a server these are routine: operators change
-  settings with CONFIG SET, Sentinel sends REPLICAOF, CLIENT KILL and CONFIG REWRITE on every failover,
-  backup jobs send BGSAVE. An application sending them, however, reconfigures or stops a shared server
-  behind its operators' backs.
+- `application-commands` are reported only where the application sends them: in code, and at run
+  time (the commands the guard sees). On a server these are routine: operators change settings with
+  CONFIG SET, Sentinel sends REPLICAOF, CLIENT KILL and CONFIG REWRITE on every failover, backup jobs
+  send BGSAVE. An application sending them, however, reconfigures or stops a shared server behind its
+  operators' backs.
 
 An entry without a subcommand covers all of them (`module` covers `module|load` and
 `module|unload`). A call seen as `CONFIG` with the subcommand in its first argument counts as
@@ -201,10 +204,10 @@ application users.
 ## Options
 - `commands`: commands reported wherever they are seen, server statistics included (default debug,
   save).
-- `application-commands`: commands reported only when the application sends them, in code (default:
-  config|set, config|rewrite, config|resetstat, shutdown, bgsave, bgrewriteaof, slaveof, replicaof,
-  failover, client|kill, client|pause, script|flush, function|flush, module, acl|setuser, acl|deluser,
-  cluster|reset, cluster|failover).
+- `application-commands`: commands reported only when the application sends them, in code or at run
+  time (default: config|set, config|rewrite, config|resetstat, shutdown, bgsave, bgrewriteaof, slaveof,
+  replicaof, failover, client|kill, client|pause, script|flush, function|flush, module, acl|setuser,
+  acl|deluser, cluster|reset, cluster|failover).
 
 ## Source
 - 000 §使用的命令请求遵守哪些规范？ — 慎用的命令: be careful with DEBUG commands (DEBUG DIGEST, DEBUG

@@ -60,8 +60,9 @@ class DeleteCollection(CallRule[DeleteCollectionOptions]):
 
     ## What it does
     Reports DEL calls (redis-py's `delete`) whose key belongs to a declared namespace with a collection
-    `type` listed in `types`, or with `max-elements` (code `del`). Keys outside declared namespaces are
-    not judged: the code does not show whether they are collections.
+    `type` listed in `types`, or with `max-elements` (code `del`): in code, and at run time (the guard)
+    every DEL sent, at once or on a pipeline, on its first three keys. Keys outside declared namespaces
+    are not judged: neither the code nor the DEL sent shows whether they are collections.
 
     ## Why is this bad?
     DEL frees a collection on the server's main thread, one element at a time: deleting a hash or a

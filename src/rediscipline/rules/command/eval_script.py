@@ -29,9 +29,10 @@ class EvalScript(CommandRule[RuleOptions]):
 
     ## What it does
     Reports EVAL and EVAL_RO sent by the application (code `eval` or `eval_ro`): in code, `r.eval(…)` and
-    `r.eval_ro(…)`; at run time, the commands the guard sees. EVALSHA, `register_script` and FCALL pass.
-    A server's `INFO commandstats` and slow log are not reported, as for `transaction`: a client that
-    follows 000's advice also sends one EVAL whenever EVALSHA finds the script missing.
+    `r.eval_ro(…)`; at run time (the guard), every EVAL and EVAL_RO sent, at once or on a pipeline.
+    EVALSHA, `register_script` and FCALL pass. A server's `INFO commandstats` and slow log are not
+    reported, as for `transaction`: a client that follows 000's advice also sends one EVAL whenever
+    EVALSHA finds the script missing.
 
     ## Why is this bad?
     EVAL sends the script's whole text with every call, and the server hashes it each time to find the

@@ -20,7 +20,8 @@ from rediscipline.model.facts import (
 from rediscipline.model.text import Text
 from rediscipline.redis_meta.commands import with_subcommand
 
-#: Where a command rule can be checked: source code, a live server's statistics.
+#: Where a command rule can be checked: source code, the commands the runtime guard sees, a live server's
+#: statistics.
 COMMAND_CHECKS = ("code", "runtime", "live")
 
 #: Where a rule on how the application uses a command can be checked: the server's statistics cannot tell

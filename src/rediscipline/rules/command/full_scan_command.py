@@ -108,10 +108,11 @@ class FullScanCommand(CommandRule[FullScanOptions]):
       `LRANGE k 0 -1`, `ZRANGE k 0 -1`, `ZREVRANGE k 0 -1`, `ZRANGEBYSCORE k -inf +inf`,
       `ZRANGEBYLEX k - +`, and the `BYSCORE`/`BYLEX` forms of ZRANGE, without LIMIT.
 
-    A range read is only judged when its arguments are known (code with literal arguments, the slow
-    log); `INFO commandstats` cannot tell `LRANGE k 0 9` from `LRANGE k 0 -1`, so those counts are not
-    reported. The slow log keeps at most 32 arguments of 128 bytes each, which leaves the
-    bounds of a range read intact.
+    Both are judged in code, at run time (every command the guard sees sent, at once or on a pipeline)
+    and on a server. A range read is only judged when its arguments are known (code with literal
+    arguments, the guard, the slow log); `INFO commandstats` cannot tell `LRANGE k 0 9` from
+    `LRANGE k 0 -1`, so those counts are not reported. The slow log keeps at most 32 arguments of 128
+    bytes each, which leaves the bounds of a range read intact.
 
     ## Why is this bad?
     Each of these costs O(N) in the size of the collection (SORT and the set algebra more), on the single

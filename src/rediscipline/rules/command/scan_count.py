@@ -55,9 +55,10 @@ class ScanCount(CallRule[ScanCountOptions]):
     ## What it does
     Reports `scan`, `scan_iter`, `hscan`, `hscan_iter`, `sscan`, `sscan_iter`, `zscan` and `zscan_iter`
     calls without `count` (code `no-count`); a call that passes unpacked arguments (`**kwargs`, `*args`)
-    may pass `count` through them and is not reported. With `min-count` or `max-count` set, a literal count below
-    or above them is reported too (codes `count-low` and `count-high`); a count computed at run time is
-    not judged.
+    may pass `count` through them and is not reported. With `min-count` or `max-count` set, a literal
+    count below or above them is reported too (codes `count-low` and `count-high`); in code, a count
+    computed at run time is not judged. At run time (the guard), every SCAN, HSCAN, SSCAN and ZSCAN sent
+    (each page of a `scan_iter`) is judged with the COUNT it really carries.
 
     ## Why is this bad?
     Without COUNT the server looks at about 10 entries per call. Walking a keyspace of a million keys

@@ -38,6 +38,11 @@ class SelectCommand(CommandRule[RuleOptions]):
       tools count too;
     - MOVE and SWAPDB (code: the command), which exist only to move data between databases.
 
+    At run time (the guard), every SELECT, MOVE and SWAPDB sent is judged, and so is a client made for a
+    database other than 0 (`redis.Redis(db=3)`): redis-py sends its SELECT on each new connection, out of
+    the guard's sight, so it is judged as `SELECT 3` at the line that guarded the client (or made it,
+    under the pytest plugin).
+
     ## Why is this bad?
     Logical databases share one thread, one memory limit and one eviction pool, so they isolate nothing.
     Redis Cluster and most proxies support only database 0, so code that selects another database cannot

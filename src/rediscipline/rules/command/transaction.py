@@ -51,10 +51,12 @@ class Transaction(CommandRule[TransactionOptions]):
     ## What it does
     Reports MULTI (code `multi`) sent by the application, and with `watch` also WATCH (code `watch`): in
     code, `pipeline(transaction=True)` written out, `pipe.multi()` and `r.transaction(fn, …)`; at run
-    time, the MULTI commands the guard sees. A WATCH is followed by the MULTI it guards, so one
-    transaction is one finding unless `watch` is on. `r.pipeline()` without `transaction` is a
-    transaction in redis-py too, but code is not reported for it: most code means a plain batch by it
-    (pass `transaction=False` to say so, and save the MULTI/EXEC).
+    time (the guard), `pipe.multi()`, a MULTI sent through `execute_command`, and each WATCH sent. A
+    WATCH is followed by the MULTI it guards, so one transaction is one finding unless `watch` is on.
+    `r.pipeline()` without `transaction` is a transaction in redis-py too, but code is not reported for
+    it: most code means a plain batch by it (pass `transaction=False` to say so, and save the
+    MULTI/EXEC). The guard cannot tell that default from `transaction=True` written out, so at run time
+    neither is reported unless it calls `multi()`.
 
     A server's `INFO commandstats` and slow log are never reported: they count the MULTI of every
     redis-py default pipeline and cannot tell who sent it.

@@ -156,6 +156,9 @@ class Abbreviation(NameRule[AbbreviationOptions]):
     single level longer than `max-word-bytes` (`user_session_authentication_token_for_mobile_app`).
     Only wholly literal levels are read: `u12345` or `abc123` are values, not words.
 
+    At run time (the guard), every key the application sends is judged by its name, as a key read from a
+    server is.
+
     ## Why is this bad?
     A key is read by people during incidents: `u:p:10086` or `usr:prf:id:12345` must be decoded from
     memory, and two teams may decode `prd` as product and production. Abbreviations do save memory on

@@ -42,6 +42,9 @@ class CamelCase(NameRule[RuleOptions]):
     letter: `userId`, `orderStatusOrderId`, `UserProfile`, `md5Hash`. The message gives the snake_case
     spelling (`order_status_order_id`). Other words with upper-case letters (`AID`, `User`) are KEY006's.
 
+    At run time (the guard), every key the application sends is judged by its name, as a key read from a
+    server is.
+
     ## Why is this bad?
     camelCase hides word boundaries from everything that is not a human reading carefully: `orderId`,
     `orderID` and `orderid` are three different keys, and a team that writes snake_case in one service and

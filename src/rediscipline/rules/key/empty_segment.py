@@ -41,6 +41,9 @@ class EmptySegment(NameRule[RuleOptions]):
     `uid#0#`, code `trailing`). Both `:` (the level separator) and `#` (000's split-key separator) count.
     An empty name is reported as `empty` too.
 
+    At run time (the guard), every key the application sends is judged by its name, as a key read from a
+    server is.
+
     ## Why is this bad?
     Every part between separators should carry one meaning of its own. An empty part means a variable was
     empty when the name was built (`f"user:{uid}:cart"` with `uid = ""`), so unrelated data can end up

@@ -69,6 +69,9 @@ class ForbiddenCharacter(NameRule[RuleOptions]):
     The message names each character and its byte offset in the key. Variable parts (ids, dates, hashes)
     are not searched: pattern inference only makes placeholders of letters, digits and dashes.
 
+    At run time (the guard), every key the application sends is judged by its name, as a key read from a
+    server is.
+
     ## Why is this bad?
     These characters change meaning as soon as a key leaves the program. `redis-cli`, shell scripts, the
     inline protocol and most admin consoles split on whitespace and interpret quotes and backslashes, so a

@@ -35,6 +35,9 @@ class GlobCharacter(NameRule[RuleOptions]):
     Finds `*`, `?`, `[` and `]` in the literal text of a key name and names each one with its byte offset.
     (The backslash, the glob escape character, is reported by KEY001.)
 
+    At run time (the guard), every key the application sends is judged by its name, as a key read from a
+    server is.
+
     ## Why is this bad?
     `KEYS`, `SCAN … MATCH`, `PSUBSCRIBE`, ACL key patterns (`~user:*`) and most key-pattern tooling read
     these characters as wildcards. A key containing `*` cannot be matched exactly without escaping every

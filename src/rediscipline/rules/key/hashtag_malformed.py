@@ -69,6 +69,9 @@ class HashtagMalformed(NameRule[RuleOptions]):
     may hold a variable part (`user:{12345}:cart` is valid); braces are only looked for in the literal
     text of a name.
 
+    At run time (the guard), every key the application sends is judged by its name, as a key read from a
+    server is.
+
     ## Why is this bad?
     A hashtag is written to put related keys in one slot, so that multi-key commands, transactions and
     Lua scripts work on a cluster. A malformed tag silently does something else: with `{}` or a missing

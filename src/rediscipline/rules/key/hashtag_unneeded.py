@@ -48,6 +48,9 @@ class HashtagUnneeded(NameRule[HashtagUnneededOptions]):
     a warning). `policy = "forbidden"` reports every brace outside a namespace that allows them, and
     `policy = "allowed"` never reports an unneeded tag. Malformed braces are KEY011's.
 
+    At run time (the guard), every key the application sends is judged by its name, as a key read from a
+    server is.
+
     ## Why is this bad?
     A hashtag makes Redis Cluster place keys by the tag instead of the whole name. That is needed only
     when several keys must be in one slot, for multi-key commands, transactions or Lua scripts. Anywhere

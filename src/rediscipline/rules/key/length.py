@@ -48,7 +48,8 @@ class KeyLength(NameRule[KeyLengthOptions]):
     Measures every key name in bytes (not characters: one Chinese character is three UTF-8 bytes) and
     reports names longer than the configured limits. Keys in a namespace declared `read-by-mget = true`
     are held to `mget-bytes` instead, and a namespace's `max-key-bytes` replaces `error-bytes`.
-    For a key template from code, the shortest possible name is measured.
+    For a key template from code, the shortest possible name is measured; at run time (the guard), the
+    name of every key the application sends.
 
     ## Why is this bad?
     Every key name is stored in full in the main dictionary, in every replica, in every RDB and AOF, and

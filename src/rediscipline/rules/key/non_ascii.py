@@ -59,6 +59,9 @@ class NonAscii(NameRule[NonAsciiOptions]):
 
     The message shows the text (escaped when it is not UTF-8) and its byte offset in the key.
 
+    At run time (the guard), every key the application sends is judged by its name, as a key read from a
+    server is.
+
     ## Why is this bad?
     Redis compares key names as bytes, so the same visible text in two encodings or two Unicode
     normalisations is two different keys, and a client configured with another encoding silently misses

@@ -76,6 +76,9 @@ class OperatorSeparator(NameRule[OperatorSeparatorOptions]):
     uuids are recognised as values, so `video_info#olympic#2020-08-29#1` passes. Text between `{` and `}`
     is left to the hashtag rules (it is also how documents write a variable: `product:cache:{p.id}`).
 
+    At run time (the guard), every key the application sends is judged by its name, as a key read from a
+    server is.
+
     ## Why is this bad?
     These symbols read as arithmetic or assignment: `user-1` looks like a subtraction, `a=b` like a
     query string, and tools that evaluate, split or escape key names (shell arithmetic, URL query

@@ -52,6 +52,9 @@ class SegmentCount(NameRule[SegmentCountOptions]):
     from code, a variable part may itself hold `:`, so `too-few` is not reported for a template with an
     unknown part.
 
+    At run time (the guard), every key the application sends is judged by its name, as a key read from a
+    server is.
+
     ## Why is this bad?
     A single-level name such as `counter` has no business prefix: two features can pick the same name
     and overwrite each other's data, and nobody can tell from the name which service owns the key or

@@ -61,6 +61,9 @@ class SpecialCharacter(NameRule[SpecialCharacterOptions]):
     `* ? [ ]` (KEY003 glob-character), quotes and backslash (KEY001 forbidden-character). So `allowed` only
     decides about `_` and the characters listed above.
 
+    At run time (the guard), every key the application sends is judged by its name, as a key read from a
+    server is.
+
     ## Why is this bad?
     A key name is typed in shells and `redis-cli`, embedded in URLs, log lines, metrics labels and config
     files, and parsed by tooling that splits on `:`. Characters like `$ & | ; < > ( )` are special in

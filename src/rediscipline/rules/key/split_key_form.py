@@ -63,6 +63,9 @@ class SplitKeyForm(NameRule[SplitKeyFormOptions]):
     code `inside-hierarchy`). Empty `#` parts are KEY009's. With `allowed = false`, every `#` is reported
     (code `hash-sign`), for conventions whose character set has no `#`.
 
+    At run time (the guard), every key the application sends is judged by its name, as a key read from a
+    server is.
+
     ## Why is this bad?
     Readers and tools split key names on `:` to find the business, the object and the id. A `#` used as a
     second level separator hides levels from them (`SCAN MATCH user:*` does not find `user#1:profile`) and

@@ -61,6 +61,9 @@ class TimeSegment(NameRule[TimeSegmentOptions]):
     name, not a label, and is left alone; so is a value built by code that cannot be seen. `ts` is not an
     ordinary word, so a word after it is reported.
 
+    At run time (the guard), every key the application sends is judged by its name, as a key read from a
+    server is.
+
     ## Why is this bad?
     Time levels are parsed by cleanup jobs, dashboards and people: `date:2024-11-22` next to
     `date:20241122` splits one series into two and defeats `SCAN MATCH order:summary:date:2024*`, and a

@@ -61,7 +61,8 @@ class TypeSegment(NameRule[TypeSegmentOptions]):
     level, so `settings` is not `set`) and reports:
     - `alias`: a non-canonical spelling (`hashmap`, `sortedset`, `lst`);
     - `mismatch` (error): the name says one type but the key is another — its real type, when the source
-      knows it (live server, RDB), or else the type its namespace declares;
+      knows it (live server, RDB; in code and at run time, the type its command implies), or else the
+      type its namespace declares;
     - `namespace-type` (error): the key's real type differs from the `type` its namespace declares;
     - `missing`: with `require = true`, the key has no type level;
     - `position`: with `position = "last"`, the type level is not the last one.
@@ -72,6 +73,9 @@ class TypeSegment(NameRule[TypeSegmentOptions]):
     list. This holds for keys in code, whose type comes from the command (`r.set(f"file:{fid}:hash", d)`),
     as for keys read from a server. With `position = "last"`, the last level is declared to be the type,
     so it is judged as one.
+
+    At run time (the guard), every key the application sends is judged, with the type its command implies
+    (HSET: hash; a command on keys of any type, such as DEL or EXPIRE, implies none).
 
     ## Why is this bad?
     A type level is a promise: readers and tools pick commands from it. `chat:messages:list:…` that is

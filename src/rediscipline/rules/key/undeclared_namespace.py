@@ -34,8 +34,9 @@ class UndeclaredNamespace(NameRule[RuleOptions]):
     ## What it does
     When the convention file declares namespaces (`[namespaces."user:*"]`), reports each key that matches
     none of them, naming its prefix (first level) and suggesting a namespace to declare. When no namespace
-    is declared the rule is silent. A key whose prefix is computed by code at run time is not reported:
-    its namespace cannot be known.
+    is declared the rule is silent. In code, a key whose prefix is computed at run time is not reported:
+    its namespace cannot be known there. At run time (the guard), every key the application sends is
+    judged, whatever built its name.
 
     ## Why is this bad?
     The documents make the business prefix the key's owner: it says which team and which service a key

@@ -47,6 +47,9 @@ class Uppercase(NameRule[UppercaseOptions]):
     With `check-identifiers`, variable parts that had upper-case letters (`user:ABCDEF12-…` uuids, upper-case
     hex hashes and tokens) are reported too, with the code `uppercase-id`.
 
+    At run time (the guard), every key the application sends is judged by its name, as a key read from a
+    server is.
+
     ## Why is this bad?
     Redis key names are case-sensitive: `User:1` and `user:1` are two different keys, so one writer using
     another case silently creates a second copy and the reader sees a cache miss. Mixed case also makes

@@ -9,7 +9,8 @@ from __future__ import annotations
 from rediscipline.model.code import CodeCall, Literal
 from rediscipline.redis_meta.command_table_generated import COMMANDS
 
-#: Where these rules can be checked: the call in code (a server's statistics do not show the arguments).
+#: Where these rules can be checked: the call in code or as the runtime guard sees it sent (a server's
+#: statistics do not show the arguments).
 PUBSUB_CHECKS = ("code", "runtime")
 
 #: Blocking pops and moves (BLPOP, BLMOVE, BZPOPMIN, ...): each takes a `timeout` in seconds, and 0 waits for

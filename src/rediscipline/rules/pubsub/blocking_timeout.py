@@ -48,7 +48,9 @@ class BlockingTimeout(CallRule[RuleOptions]):
     `block=block or 0`) makes blocking for ever a reachable value, and is reported as such (code
     `may-block-forever`); any other expression (`timeout=self.timeout`, `timeout=poll_seconds`) is not
     judged. A call that passes unpacked arguments (`**kwargs`) may pass the timeout through them and is
-    not reported for lacking one. XREAD without `block` does not block and passes.
+    not reported for lacking one. XREAD without `block` does not block and passes. At run time (the
+    guard), every such command sent is judged with the timeout it really carries: redis-py always sends
+    one, so the codes there are `timeout-zero` and `block-zero`.
 
     ## Why is this bad?
     A timeout of 0 means "wait for ever". When the connection dies silently (a NAT or load balancer

@@ -16,7 +16,9 @@ from rediscipline.rules.pubsub.blocking import PUBSUB_CHECKS, SUBSCRIPTIONS
 
 @dataclass(frozen=True)
 class SubscriptionCountOptions(RuleOptions):
-    max_channels: int = option(50, "Most channels (or patterns) one subscribe call may carry.", minimum=1)
+    max_channels: int = option(
+        50, "Most channels (or patterns) one subscribe call may carry (at run time: one connection).", minimum=1
+    )
 
 
 @rule(
@@ -33,7 +35,10 @@ class SubscriptionCount(CallRule[SubscriptionCountOptions]):
     ## What it does
     Reports SUBSCRIBE, PSUBSCRIBE and SSUBSCRIBE calls that subscribe to more than `max-channels`
     channels or patterns at once, when the number is visible in the code (a literal list, `range(N)`, a
-    comprehension over one, or that many arguments). The code is the command.
+    comprehension over one, or that many arguments). At run time (the guard), a subscription sent from a
+    pub/sub object is counted together with the channels and patterns that object already holds, so a
+    connection that reaches the limit one subscription at a time is reported too. The code is the
+    command.
 
     ## Why is this bad?
     All messages of all the channels a connection subscribes to arrive on that one connection. The
@@ -58,7 +63,8 @@ class SubscriptionCount(CallRule[SubscriptionCountOptions]):
     ```
 
     ## Options
-    - `max-channels`: most channels or patterns one subscribe call may carry (default 50).
+    - `max-channels`: most channels or patterns one subscribe call may carry, or at run time one pub/sub
+      connection may hold (default 50).
 
     ## Source
     - 000 §使用的命令请求遵守哪些规范？ — 消息队列或者通信: subscribe to at most 50 channels at once, so
@@ -73,13 +79,23 @@ class SubscriptionCount(CallRule[SubscriptionCountOptions]):
             return
         shown = call.command.upper()
         what = Text("patterns", "个模式") if call.command == "psubscribe" else Text("channels", "个频道")
+        if call.at_run_time:  # the batch counts what the connection already held, channels and patterns alike
+            takes = Text(
+                f"brings one connection to {call.batch:,} channels and patterns",
+                f"使一个连接的订阅达到 {call.batch:,} 个频道与模式",
+            )
+        else:
+            takes = Text(
+                f"takes {call.batch:,} {what.en} on one connection",
+                f"在一个连接上订阅了 {call.batch:,} {what.zh}",
+            )
         yield Violation(
             call.command,
             Text(
-                f"{shown} takes {call.batch:,} {what.en} on one connection (more than {limit}): every message "
+                f"{shown} {takes.en} (more than {limit}): every message "
                 "of all of them queues in this client's output buffer, and past client-output-buffer-limit "
                 f"pubsub the server disconnects it; spread them over several subscribers of ≤ {limit} each",
-                f"{shown} 在一个连接上订阅了 {call.batch:,} {what.zh}（超过 {limit}）："
+                f"{shown} {takes.zh}（超过 {limit}）："
                 "所有消息都堆积在该客户端的输出缓冲区，超过 client-output-buffer-limit pubsub 后会被服务端断开；"
                 f"请拆分到多个订阅者，每个不超过 {limit}",
             ),

@@ -1,7 +1,7 @@
 """Helpers shared by the TTL rules on code: which commands give a TTL, and how a call's keys read in a message.
 
-The code source tells the rules how a write gets its TTL (`CodeCall.expiry`); these helpers only name
-things for messages, so every TTL message shows keys and TTL arguments the same way.
+The code source, or the runtime guard, tells the rules how a write gets its TTL (`CodeCall.expiry`); these
+helpers only name things for messages, so every TTL message shows keys and TTL arguments the same way.
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from rediscipline.model.code import CodeCall, Literal
 from rediscipline.model.text import Text
 from rediscipline.rules.key.template_parts import show
 
-#: Where the TTL rules on calls can be checked: only code shows the call site, its loop and its pipeline.
+#: Where the TTL rules on calls can be checked: code shows the call site, its loop and its pipeline; the
+#: runtime guard the call site, its pipeline and the writes that repeat one TTL.
 CODE_CHECKS = ("code", "runtime")
 
 #: Commands that give a key its TTL by themselves (SET … EX is recognised by `CodeCall.expiry`).

@@ -17,7 +17,10 @@ _JITTER = "ttl + random.randint(0, ttl // 10)"
 
 
 def _where(call: CodeCall) -> tuple[str, Text]:
-    """The finding's code and the bulk path the call is on: a loop (with its size when known) or a pipeline."""
+    """The finding's code and the bulk path the call is on: a loop (with its size when known) or a pipeline;
+    at run time, a run of writes that repeat one TTL over many keys of the pattern (however they were sent)."""
+    if call.at_run_time:
+        return "loop", Text("over many keys written within a second", "在一秒内的批量写入中")
     if call.loop_depth > 0:
         if call.loop_iterations is not None:
             times = f"{call.loop_iterations:,}"
@@ -55,7 +58,14 @@ class ConstantTtl(CallRule[ConstantTtlOptions]):
     `loop`), or, with `pipelines`, is queued on a pipeline outside any loop (code `pipeline`): EXPIRE,
     PEXPIRE, EXPIREAT, PEXPIREAT, SETEX, PSETEX, GETEX, or a write with its TTL option
     (`set(k, v, ex=3600)`). A write whose TTL comes from a separate EXPIRE is judged on that EXPIRE, once.
-    A TTL computed at run time (`ttl + random.randint(…)`, a function's result) is never reported.
+    In code, a TTL computed at run time (`ttl + random.randint(…)`, a function's result) is never
+    reported.
+
+    At run time (the guard), what counts is the TTL sent: one TTL (to the second) given by SET with EX,
+    PX, EXAT or PXAT, SETEX, PSETEX or GETEX to 10 or more keys of one key pattern within one second (by
+    a loop, a pipeline or concurrent requests) is reported from the tenth key on (code `loop`), whatever
+    expression computed it. A TTL given by EXPIRE and its kin is not followed there, and `pipelines`
+    plays no part.
 
     ## Why is this bad?
     Keys written together with the same TTL expire together. An absolute time (EXPIREAT) makes them

@@ -35,7 +35,10 @@ class SetThenExpire(CallRule[RuleOptions]):
     Reports SET, SETNX and GETSET calls (the code is the command) whose TTL comes from a separate
     EXPIRE, PEXPIRE or EXPIREAT on the same key later in the same function or pipeline; the message
     names the line of that EXPIRE. SET takes the TTL as an option, and `set(…, nx=True, ex=…)` and
-    `set(…, get=True, ex=…)` replace SETNX and GETSET (Redis ≥ 2.6.12 and ≥ 6.2).
+    `set(…, get=True, ex=…)` replace SETNX and GETSET (Redis ≥ 2.6.12 and ≥ 6.2). At run time (the
+    guard), such a write queued on a pipeline or in a transaction with an EXPIRE of the same key queued
+    after it; one sent at once is judged before any EXPIRE follows, and is reported by
+    `write-without-ttl` (TTL006) instead.
 
     Pairs inside a MULTI/EXEC transaction are reported too: there both commands run together, but one
     `SET … EX` is simpler, costs one command instead of two, and needs no transaction.

@@ -87,6 +87,10 @@ class TtlRange(FactRule[TtlRangeOptions], AggregateRule[TtlRangeOptions]):
       any of them is written within that time. A TTL written in milliseconds for seconds (`PX 7200` for
       two hours) shows this way. The finding counts the pattern's keys with a TTL; one key is enough.
 
+    At run time (the guard), the TTL each command gives as it is sent (SET with EX, PX, EXAT or PXAT,
+    SETEX, PSETEX, GETEX, EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT) is judged for `too-long`; `too-short`
+    is judged on live instances and dumps only.
+
     ## Why is this bad?
     The TTL encodes how long the data stays useful. One far above the declared range keeps stale data in
     memory and grows history in a key (000: avoid piling up long history in one key); one far below it

@@ -72,6 +72,11 @@ def _fix(call: CodeCall) -> Text:
     if fix is not None:
         return fix
     example = f"pipe.{call.method}(key, …); pipe.expire(key, ttl)"
+    if call.at_run_time:  # only an EXPIRE queued after the write in its pipeline is seen with it
+        return Text(
+            f"queue an EXPIRE of the same key after it in the same pipeline ({example})",
+            f"请在同一 Pipeline 中于其后对该 Key 加入 EXPIRE（{example}）",
+        )
     return Text(
         f"add an EXPIRE on the same key in the same function or pipeline ({example})",
         f"请在同一函数或同一 Pipeline 中对该 Key 调用 EXPIRE（{example}）",
@@ -137,6 +142,11 @@ class WriteWithoutTtl(CallRule[WriteWithoutTtlOptions]):
     judged. SET is always judged, because it drops an existing
     TTL. A write told to apply only to an existing key cannot create one and is not judged: `xx=True` on
     SET, ZADD and GEOADD, `ifeq=`/`ifdeq=` on SET, `nomkstream=True` on XADD (written as literals).
+
+    At run time (the guard), a SET, SETNX, GETSET, MSET or MSETNX sent at once without a TTL is reported
+    as it is sent. Other writes sent at once are not judged (the EXPIRE may be the next command); queued on
+    a pipeline or in a transaction they are, unless an EXPIRE, PEXPIRE, EXPIREAT or PEXPIREAT of the same
+    key is queued after them (a write to a key an earlier command of the pipeline named is an update).
 
     Keys in a namespace declared `ttl-required = false` are never reported; keys in a namespace declared
     `ttl-required = true` are errors; other keys are warnings unless `required` is turned off. The

@@ -48,7 +48,9 @@ class BigElement(FactRule[BigElementOptions]):
     ## What it does
     Reports a hash, list, set or sorted set when the largest element a bounded sample of it found (a hash
     field's value, a list element, a member) is larger than `max-bytes`. The sample looks at a limited
-    number of elements, so a big element can be missed, never invented.
+    number of elements, so a big element can be missed, never invented. At run time (the guard), the
+    largest of the elements a command writes is judged: the members of SADD and ZADD, the elements of
+    LPUSH and RPUSH, the values of HSET and HMSET.
 
     ## Why is this bad?
     One huge field in a hash is a big key in disguise: its element count looks harmless, yet HGET of that

@@ -44,7 +44,9 @@ class CompressibleValue(FactRule[CompressibleValueOptions]):
     For string values of at least `min-bytes` bytes whose first bytes (at most 1 KB are read) are text
     (UTF-8 without control characters: JSON, XML, HTML, CSV, prose), compresses that head with zlib at its
     fastest level and reports the value when it shrinks at least `min-ratio` times. A whole value usually
-    compresses better than its first kilobyte, so the estimate is conservative.
+    compresses better than its first kilobyte, so the estimate is conservative. At run time (the guard),
+    the value each SET, SETEX, PSETEX, SETNX, GETSET, MSET, MSETNX or APPEND writes is sampled as it is
+    sent.
 
     Binary values are left alone: compressed data (gzip, zstd, snappy, lz4) does not shrink again, and
     bitmaps, HyperLogLogs and counters are read and changed in place (SETBIT, PFADD, GETRANGE), which

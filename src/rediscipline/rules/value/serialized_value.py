@@ -53,6 +53,10 @@ class SerializedValue(FactRule[SerializedValueOptions]):
     - `json` / `xml` (note): a JSON object or array, or XML/HTML text, of at least `min-bytes` bytes.
       Short JSON is normal and never reported.
 
+    At run time (the guard), the value each SET, SETEX, PSETEX, SETNX, GETSET, MSET, MSETNX or APPEND
+    writes is read as it is sent, when it is at least as large as the smallest byte limit of the value
+    rules (4 KB by default): a smaller pickle or Java-serialized value passes there.
+
     ## Why is this bad?
     002 asks for an efficient serialization: Java's built-in one writes class names, field names and type
     descriptors into every value, often several times the size of the data (a `Long` takes over 80 bytes),

@@ -41,6 +41,8 @@ class StringSize(FactRule[StringSizeOptions]):
     Measures every string value in bytes (`STRLEN`) and reports those larger than `max-bytes` as a
     warning, and those larger than `error-bytes` as an error. A dense HyperLogLog (a string of exactly
     12 304 bytes starting with `HYLL`) is a fixed-size structure Redis chose, not a value: it is skipped.
+    At run time (the guard), the value each SET, SETEX, PSETEX, SETNX, GETSET, MSET, MSETNX or APPEND
+    writes is measured as it is sent (for APPEND, the part appended).
 
     ## Why is this bad?
     Redis runs commands on one thread: reading, writing, copying to replicas, deleting or expiring a big

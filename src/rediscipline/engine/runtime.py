@@ -47,8 +47,15 @@ class RuntimeJudge:
         self._commands: dict[tuple[str, tuple[bytes, ...] | None], Violations] = {}
         self._rank = 0
         self.value_gate = _smallest(engine, _BYTE_LIMITS)
-        self.element_gate = _smallest(engine, _ELEMENT_LIMITS)
+        namespaces = engine.namespaces
+        limits = [ns.max_elements for ns in namespaces if ns.max_elements]
+        self.element_gate = min([gate for gate in (_smallest(engine, _ELEMENT_LIMITS),) if gate] + limits, default=0)
+        ttl_rule = any(configured.id == "TTL003" for configured in engine.rules)
+        #: a TTL given is judged when it is longer than this (ms), or always when a namespace has a minimum
         self.ttl_gate_ms = _ttl_gate(engine) * 1000
+        self.ttl_always = ttl_rule and any(ns.ttl_min_seconds is not None for ns in namespaces)
+        #: the values whose first bytes say they are serialized (pickle, Java) are judged whatever their size
+        self.serialized = any(configured.id == "VAL006" for configured in engine.rules)
 
     def key(self, name: bytes, key_type: str | None = None) -> NameVerdict:
         """The name verdict of a key, with the type its command implies (None: any type)."""

@@ -37,6 +37,7 @@ from rediscipline.model.severity import Severity
 from rediscipline.rules import default_registry
 from rediscipline.rules.registry import Registry
 from rediscipline.settings.layering import Settings
+from rediscipline.sources.runtime.argv import to_bytes
 from rediscipline.sources.runtime.callsite import CallSites
 from rediscipline.sources.runtime.reading import Reading
 
@@ -182,6 +183,14 @@ class Collector:
             state.flushed.clear()
         return replies
 
+    def monitoring(self, state: GuardState) -> None:
+        """`client.monitor()`: redis-py sends MONITOR on a connection of its own, below the seams."""
+        site = self.sites.at(self.sites.frame())
+        _command, _reading, found = self.judging.direct(("MONITOR",), site, state.encoding)
+        self._sent.add(1)
+        if found:
+            self.react(found, refusable=True)
+
     def transaction_started(self, state: GuardState) -> None:
         site = self.sites.at(self.sites.frame())
         _command, _reading, found = self.judging.direct(("MULTI",), site, state.encoding)
@@ -193,7 +202,11 @@ class Collector:
     def subscribing(self, pubsub: Any, args: tuple[object, ...], state: GuardState) -> None:
         """A (un)subscription: judged with the channels the object already holds (PUB002's limit)."""
         site = self.sites.at(self.sites.frame())
-        held = len(getattr(pubsub, "channels", {}) or {}) + len(getattr(pubsub, "patterns", {}) or {})
+        held = frozenset(
+            to_bytes(name, state.encoding, "replace")
+            for table in ("channels", "patterns", "shard_channels")
+            for name in (getattr(pubsub, table, None) or {})
+        )
         _command, _reading, found = self.judging.direct(args, site, state.encoding, held=held)
         self._sent.add(1)
         if found:

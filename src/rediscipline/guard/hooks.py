@@ -47,7 +47,12 @@ def install(target: Any, state: GuardState) -> None:
     elif state.kind == PUBSUB:
         wrappers = {"execute_command": _subscription}
     else:
-        wrappers = {"execute_command": _command, "pipeline": _made(PIPELINE), "pubsub": _made(PUBSUB)}
+        wrappers = {
+            "execute_command": _command,
+            "pipeline": _made(PIPELINE),
+            "pubsub": _made(PUBSUB),
+            "monitor": _monitor,
+        }
     for name, wrap in wrappers.items():
         original = getattr(target, name, None)
         if original is None:
@@ -166,6 +171,17 @@ def _multi(target: Any, state: GuardState, original: Callable[..., Any]) -> Call
         return original(*args, **options)
 
     return multi
+
+
+def _monitor(target: Any, state: GuardState, original: Callable[..., Any]) -> Callable[..., Any]:
+    """`client.monitor()`: judged (and refused in `raise` mode) before redis-py opens its connection."""
+    collector = state.collector
+
+    def monitor(*args: Any, **options: Any) -> Any:
+        collector.monitoring(state)
+        return original(*args, **options)
+
+    return monitor
 
 
 def _subscription(target: Any, state: GuardState, original: Callable[..., Any]) -> Callable[..., Any]:

@@ -38,6 +38,10 @@ _COMMAND_ARGS = 8
 _NAMES_LIMIT = 4096
 #: Options whose value is a TTL (redis-py's names): `rules.ttl.code_ttls.TTL_PARAMETERS`.
 _TTL_VALUES = frozenset(TTL_PARAMETERS)
+#: Cursor reads: each call needs the cursor the last one returned, so many of them are not a loop to pipeline.
+CURSORS = frozenset({"scan", "hscan", "sscan", "zscan"})
+#: The first bytes of values serialized by pickle or Java, which VAL006 reports whatever their size.
+_SERIALIZED_MAGIC = (b"\x80", b"\xac\xed")
 #: Commands that add channels to a pub/sub connection.
 SUBSCRIPTIONS = frozenset({"subscribe", "psubscribe", "ssubscribe"})
 
@@ -136,21 +140,23 @@ class Judging:
     # -- one command sent at once ---------------------------------------------------------------------
 
     def direct(
-        self, args: Sequence[object], site: Location, encoding: str, *, held: int = 0
+        self, args: Sequence[object], site: Location, encoding: str, *, held: frozenset[bytes] = frozenset()
     ) -> tuple[Command, Reading | None, list[Found]]:
-        """Judge a command sent on its own from `site`; `held`: channels its pub/sub object already has,
-        counted with those of a subscription. A plain command of a key whose name breaks nothing, sent
+        """Judge a command sent on its own from `site`; `held`: the channels and patterns its pub/sub object
+        already has, counted with those of a subscription (once each: redis-py subscribes them again after a
+        reconnection). A plain command of a key whose name breaks nothing, sent
         outside a loop, costs a plan lookup, a loop count and a name lookup (no reading is made: None)."""
         command = self.command(args)
         plan = command.plan
-        loop = self.loops.add(site, plan.name) if self.follow_loops else None
+        loop = self.loops.add(site, plan.name) if self.follow_loops and plan.name not in CURSORS else None
         if plan.plain and loop is None and command.ops:
             key = to_bytes(command.ops[0], encoding, "replace")
             if not self.judge.key(key, plan.key_type).violations:
                 return command, None, []
         reading = read_command(command.name, command.words, command.ops, encoding)
         if held and reading.batch is not None and command.name in SUBSCRIPTIONS:
-            reading = replace(reading, batch=reading.batch + held)
+            named = {to_bytes(op, encoding, "replace") for op in command.ops}
+            reading = replace(reading, batch=len(held | named))
         expiry = reading.expiry if command.plan.ttl_in_command or reading.expiry else EXPIRY_UNKNOWN
         found = self._judge(command, reading, site, expiry=expiry, loop=loop, pipelined=False, transaction=False)
         return command, reading, found
@@ -158,8 +164,8 @@ class Judging:
     def replied(self, command: Command, reading: Reading, reply: object, site: Location) -> list[Found]:
         """What the reply of a whole-collection read shows: how many elements came back (VAL002's limit)."""
         gate = self.judge.element_gate
-        if not gate or not reading.keys or not command.plan.reads:
-            return []
+        if not gate or len(reading.keys) != 1 or not command.plan.reads:
+            return []  # a read of several keys (SUNION) says nothing of one key's size
         if not isinstance(reply, (list, dict, set, tuple)) or len(reply) < gate:
             return []
         key, key_type = reading.keys[0], command.plan.key_type
@@ -251,7 +257,7 @@ class Judging:
             if violations:
                 found.append(Found(violations, None, name, site))
         constant = False
-        if self.follow_ttls and reading.ttl_ms is not None and verdicts and not plan.expires:
+        if self.follow_ttls and reading.ttl_ms is not None and verdicts:
             constant = self.ttls.add(verdicts[0].pattern, reading.keys[0], reading.ttl_ms)
         if plan.called or loop is not None or constant:
             violations = self._call(
@@ -316,14 +322,19 @@ class Judging:
         """The values and elements written, and the TTL given, judged by the fact rules: only past the smallest
         limit an enabled rule reports from (`RuntimeJudge.value_gate`, `ttl_gate_ms`)."""
         judge, gate, key_type = self.judge, self.judge.value_gate, command.plan.key_type
-        ttl = reading.ttl_ms if judge.ttl_gate_ms and (reading.ttl_ms or 0) > judge.ttl_gate_ms else None
+        ttl = reading.ttl_ms
+        if ttl is not None and not judge.ttl_always and not (judge.ttl_gate_ms and ttl > judge.ttl_gate_ms):
+            ttl = None
         found: list[Found] = []
         facts: list[tuple[KeyFact, NameVerdict]] = []
         for index, value in reading.values:
             size = byte_length(value) if gate else 0
-            if index < len(reading.keys) and ((gate and size >= gate) or ttl is not None):
+            big = bool(gate) and size >= gate
+            serialized = judge.serialized and isinstance(value, bytes) and value.startswith(_SERIALIZED_MAGIC)
+            if index < len(reading.keys) and (big or serialized or ttl is not None):
                 key = reading.keys[index]
-                head = _head(value) if gate and size >= gate else None
+                size = size or byte_length(value)
+                head = _head(value) if big or serialized else None
                 fact = KeyFact(key, NOWHERE, type="string", ttl_ms=ttl, length=size or None, head=head)
                 facts.append((fact, judge.key(key, "string")))
         if not reading.values and ttl is not None:

@@ -130,8 +130,8 @@ Checks for the MONITOR command.
 
 ## What it does
 Reports MONITOR (code `monitor`) in code and in `INFO commandstats` (someone ran it on the server; the
-value is the number of calls). At run time (the guard), a MONITOR sent through `execute_command`;
-redis-py's `monitor()` sends its MONITOR on a connection of its own, which the guard does not see.
+value is the number of calls). At run time (the guard), a MONITOR sent through `execute_command`, and
+redis-py's `monitor()` (judged before it opens its own connection).
 
 ## Why is this bad?
 A monitoring client receives a copy of every command the server executes. That costs the server

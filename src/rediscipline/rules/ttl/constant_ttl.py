@@ -62,10 +62,11 @@ class ConstantTtl(CallRule[ConstantTtlOptions]):
     reported.
 
     At run time (the guard), what counts is the TTL sent: one TTL (to the second) given by SET with EX,
-    PX, EXAT or PXAT, SETEX, PSETEX or GETEX to 10 or more keys of one key pattern within one second (by
-    a loop, a pipeline or concurrent requests) is reported from the tenth key on (code `loop`), whatever
-    expression computed it. A TTL given by EXPIRE and its kin is not followed there, and `pipelines`
-    plays no part.
+    PX, EXAT or PXAT, SETEX, PSETEX, GETEX, EXPIRE, PEXPIRE, EXPIREAT or PEXPIREAT to 10 or more keys of
+    one key pattern in a burst (each write less than 5 ms after the one before, all within one second: a
+    loop or a pipeline) is reported from the tenth key on (code `loop`), whatever expression computed it.
+    Steady traffic spreads its expiries as it spreads its writes and is not reported; `pipelines` plays no
+    part.
 
     ## Why is this bad?
     Keys written together with the same TTL expire together. An absolute time (EXPIREAT) makes them

@@ -9,6 +9,7 @@ from rediscipline.model.facts import KeyFact
 from rediscipline.model.finding import Example, Violation
 from rediscipline.model.glob import GlobMatcher
 from rediscipline.model.keyname import KeyTemplate
+from rediscipline.model.location import SOURCE_RUNTIME
 from rediscipline.model.namespace import NamespacePolicy
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
@@ -88,8 +89,8 @@ class TtlRange(FactRule[TtlRangeOptions], AggregateRule[TtlRangeOptions]):
       two hours) shows this way. The finding counts the pattern's keys with a TTL; one key is enough.
 
     At run time (the guard), the TTL each command gives as it is sent (SET with EX, PX, EXAT or PXAT,
-    SETEX, PSETEX, GETEX, EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT) is judged for `too-long`; `too-short`
-    is judged on live instances and dumps only.
+    SETEX, PSETEX, GETEX, EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT) is judged for `too-long`, and for
+    `too-short` against the namespace's `ttl-min` at once: a TTL given is exact, not what is left of it.
 
     ## Why is this bad?
     The TTL encodes how long the data stays useful. One far above the declared range keeps stale data in
@@ -130,6 +131,10 @@ class TtlRange(FactRule[TtlRangeOptions], AggregateRule[TtlRangeOptions]):
         namespace = ctx.namespace
         if namespace is None and not ctx.options.max_seconds:
             return None  # nothing to compare with: the common case, decided before any text is built
+        shortest = namespace.ttl_min_seconds if namespace is not None else None
+        given = fact.origin.source == SOURCE_RUNTIME  # a TTL as given, not what is left of it
+        if given and namespace is not None and shortest is not None and ttl_ms < shortest * 1000:
+            return _given_too_short(ttl_ms, shortest, namespace)
         longest = namespace.ttl_max_seconds if namespace is not None else None
         if longest is None and ctx.options.max_seconds:
             longest, max_en, max_zh = ctx.options.max_seconds, "", ""
@@ -216,6 +221,21 @@ class _LeftAccumulator(Accumulator):
             namespace = self.namespaces[index] if index is not None else None
             violation = _too_short(entry, shortest, namespace)
             yield AggregateResult(pattern, violation, entry.keys, examples_of(entry.examples))
+
+
+def _given_too_short(ttl_ms: int, shortest: int, namespace: NamespacePolicy) -> Violation:
+    """A TTL the application gives (seen by the runtime guard: exact, not what is left of it) below the
+    namespace's minimum."""
+    ttl, limit = duration(ttl_ms // 1000), duration(shortest)
+    return Violation(
+        "too-short",
+        Text(
+            f"TTL of {ttl.en} given, below the minimum of {limit.en} for namespace {namespace.pattern}: check the "
+            "unit (seconds or milliseconds) and lengthen it",
+            f"写入的 TTL 为 {ttl.zh}，低于命名空间 {namespace.pattern} 的下限 {limit.zh}：请检查单位（秒或毫秒）并加长",
+        ),
+        value=shortest - ttl_ms // 1000,
+    )
 
 
 def _too_short(entry: _Left, shortest: int, namespace: NamespacePolicy | None) -> Violation:

@@ -42,9 +42,9 @@ class CollectionElements(FactRule[CollectionElementsOptions]):
     Reads each collection's length (`HLEN`, `LLEN`, `SCARD`, `ZCARD`, `XLEN`) and reports those with more
     than `max-elements` elements as a warning, and more than `error-elements` as an error. A namespace that
     declares `max-elements` replaces the warning limit for its keys (and raises the error limit to it when
-    it is higher). At run time (the guard), the number of elements a read sent at once returned (HGETALL,
-    HKEYS, HVALS, SMEMBERS, LRANGE, ZRANGE and the other whole-collection and range reads) is judged as
-    the length of the first key the read names.
+    it is higher). At run time (the guard), the number of elements a read of one key sent at once returned
+    (HGETALL, HKEYS, HVALS, SMEMBERS, LRANGE, ZRANGE and the other whole-collection and range reads) is
+    judged as that key's length; a read of several keys (SUNION, ZUNION) says nothing of one of them.
 
     ## Why is this bad?
     A collection with many elements is a bigkey: every O(N) command on it (HGETALL, LRANGE 0 -1,

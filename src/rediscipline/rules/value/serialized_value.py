@@ -54,8 +54,9 @@ class SerializedValue(FactRule[SerializedValueOptions]):
       Short JSON is normal and never reported.
 
     At run time (the guard), the value each SET, SETEX, PSETEX, SETNX, GETSET, MSET, MSETNX or APPEND
-    writes is read as it is sent, when it is at least as large as the smallest byte limit of the value
-    rules (4 KB by default): a smaller pickle or Java-serialized value passes there.
+    writes is read as it is sent: its first bytes when it starts as a pickle or Java-serialized value does,
+    whatever its size, or when it is at least as large as the smallest byte limit of the value rules (4 KB
+    by default) for JSON and XML.
 
     ## Why is this bad?
     002 asks for an efficient serialization: Java's built-in one writes class names, field names and type

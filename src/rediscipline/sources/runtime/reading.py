@@ -86,6 +86,7 @@ _GETEX = _Options({"EX": "ex", "PX": "px", "EXAT": "exat", "PXAT": "pxat"}, {"PE
 _SCAN = _Options({"MATCH": "match", "COUNT": "count", "TYPE": "_type"}, {"NOVALUES": "no_values"})
 _STREAM_READ = _Options({"COUNT": "count", "BLOCK": "block", "GROUP": "groupname"}, {"NOACK": "noack"})
 _ZADD = _Options({}, {"NX": "nx", "XX": "xx", "GT": "gt", "LT": "lt", "CH": "ch", "INCR": "incr"})
+_GEOADD = _Options({}, {"NX": "nx", "XX": "xx", "CH": "ch"})
 _XADD = _Options({"MAXLEN": "maxlen", "MINID": "minid", "LIMIT": "limit"}, {"NOMKSTREAM": "nomkstream"})
 
 #: The TTL each option gives, as a function of its value and the clock (ms since the epoch).
@@ -273,6 +274,23 @@ def _zadd(base: Reading, ops: Sequence[object]) -> Reading:
     )
 
 
+def _geoadd(base: Reading, ops: Sequence[object]) -> Reading:
+    i = 1
+    flags: dict[str, Literal] = {}
+    while i < len(ops) and _word(ops[i]) in _GEOADD.flags:
+        flags[_GEOADD.flags[_word(ops[i])]] = True
+        i += 1
+    members = tuple(ops[i + 2 :: 3])
+    return Reading(
+        base.name,
+        base.keys,
+        batch=len(members),
+        elements=members,
+        given=_given("name", "values", *flags),
+        literals=tuple(flags.items()),
+    )
+
+
 def _xadd(base: Reading, ops: Sequence[object]) -> Reading:
     options = _options(ops, 1, _XADD)
     return Reading(base.name, base.keys, given=_given("name", "fields", *options), literals=tuple(options.items()))
@@ -327,6 +345,7 @@ READERS: dict[str, _Reader] = {
     "hset": _hset,
     "hmset": _hset,
     "zadd": _zadd,
+    "geoadd": _geoadd,
     "xadd": _xadd,
     "scan": _scan(1),
     **dict.fromkeys(("hscan", "sscan", "zscan"), _scan(2)),

@@ -10,8 +10,9 @@ import threading
 import time
 from dataclasses import dataclass
 
-#: This many writes of one pattern, each to another key, with the same TTL (to the second) within
-#: TTL_WINDOW seconds: the keys will expire together.
+#: This many writes of one pattern, each to another key, with the same TTL (to the second), each within
+#: LOOP_GAP of the one before (a burst, as a loop or a pipeline writes: steady traffic spreads its
+#: expiries as it spreads its writes) and all within TTL_WINDOW seconds: the keys will expire together.
 TTL_REPEATS = 10
 TTL_WINDOW = 1.0
 #: Calls from one site closer together than this (seconds) follow each other in a loop; a request handler
@@ -26,27 +27,30 @@ class _Run:
     key: bytes
     count: int
     since: float
+    last: float
 
 
 class TtlRuns:
     """Runs of one TTL over the keys of a pattern (`add` says when a write is part of a long enough run)."""
 
-    def __init__(self, repeats: int = TTL_REPEATS, window: float = TTL_WINDOW) -> None:
+    def __init__(self, repeats: int = TTL_REPEATS, window: float = TTL_WINDOW, gap: float = LOOP_GAP) -> None:
         self.repeats = repeats
         self.window = window
+        self.gap = gap
         self._runs: dict[bytes, _Run] = {}
 
     def add(self, pattern: bytes, key: bytes, ttl_ms: int, now: float | None = None) -> bool:
         """One write of `key` (of `pattern`) with a TTL of `ttl_ms`: True when it is the `repeats`-th or a
-        later write of a run of the same TTL over different keys within the window."""
+        later write of a run of the same TTL over different keys, in a burst (see TTL_REPEATS)."""
         now = time.monotonic() if now is None else now
         ttl_s = round(ttl_ms / 1000)
         run = self._runs.get(pattern)  # threads may interleave here: a run's count is then off by one
-        if run is None or run.ttl_s != ttl_s or now - run.since > self.window:
+        if run is None or run.ttl_s != ttl_s or now - run.since > self.window or now - run.last > self.gap:
             if len(self._runs) >= _PATTERNS_LIMIT:
                 self._runs.clear()
-            self._runs[pattern] = _Run(ttl_s, key, 1, now)
+            self._runs[pattern] = _Run(ttl_s, key, 1, now, now)
             return False
+        run.last = now
         if key != run.key:
             run.count += 1
             run.key = key

@@ -41,9 +41,10 @@ _SPLIT: dict[str, tuple[int, int]] = {
     "hmget": (1, 1),
     "hdel": (1, 1),
 }
-#: Where a relative TTL is, by command: an operand index, or the option keywords that precede it.
+#: Where a relative TTL is, by command: an operand index, or the option keywords that precede it (looked for
+#: from the first option on: SET's value may be the text "EX").
 _TTL_AT = {"setex": 1, "psetex": 1, "expire": 1, "pexpire": 1}
-_TTL_OPTIONS = {"set": ("EX", "PX"), "getex": ("EX", "PX")}
+_TTL_OPTIONS = {"set": (2, ("EX", "PX")), "getex": (1, ("EX", "PX"))}
 
 
 class FixError(ValueError):
@@ -113,7 +114,8 @@ class Fixes:
         return args, applied
 
     def split(self, name: str, args: tuple[object, ...], start: int) -> Chunked | None:
-        """The chunks of an oversized multi-key command, or None when it is small enough or not split."""
+        """The chunks of an oversized multi-key command, or None when it is small enough or not split (a DEL
+        split with `unlink` on is sent as UNLINKs)."""
         if not self.chunk or name not in _SPLIT:
             return None
         fixed, width = _SPLIT[name]
@@ -121,16 +123,21 @@ class Fixes:
         items = args[start + fixed :]
         if len(items) // width <= self.chunk or len(items) % width:
             return None
+        applied: tuple[str, ...] = (CHUNK,)
+        if self.unlink and name == "del":
+            head, applied = ("UNLINK",), (CHUNK, UNLINK)
         step = self.chunk * width
-        return Chunked(name, [(*head, *items[i : i + step]) for i in range(0, len(items), step)])
+        return Chunked(name, [(*head, *items[i : i + step]) for i in range(0, len(items), step)], applied)
 
 
 @dataclass(frozen=True)
 class Chunked:
-    """One command sent as several; `run` sends them and merges the replies as the one command's."""
+    """One command sent as several; `run` sends them and merges the replies as the one command's. `applied`:
+    the fixes the chunks carry (`chunk`, and `unlink` for a DEL sent as UNLINKs)."""
 
     name: str
     chunks: list[tuple[object, ...]]
+    applied: tuple[str, ...] = (CHUNK,)
 
     def run(self, send: Callable[..., Any], options: Mapping[str, Any]) -> Any:
         return merge(self.name, [send(*chunk, **options) for chunk in self.chunks])
@@ -155,10 +162,11 @@ def _jitter(name: str, args: tuple[object, ...], start: int, fraction: float) ->
     if at is not None:
         position = start + at
     else:
-        keywords = _TTL_OPTIONS.get(name)
-        if keywords is None:
+        options = _TTL_OPTIONS.get(name)
+        if options is None:
             return None
-        for i in range(start + 1, len(args) - 1):
+        first, keywords = options
+        for i in range(start + first, len(args) - 1):
             if _keyword(args[i]) in keywords:
                 position = i + 1
                 break

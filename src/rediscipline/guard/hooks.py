@@ -102,7 +102,9 @@ def _command(target: Any, state: GuardState, original: Callable[..., Any]) -> Ca
 
 def _queue(target: Any, state: GuardState, original: Callable[..., Any]) -> Callable[..., Any]:
     """A command queued on a pipeline: its call site is noted, it is judged when the pipeline is executed.
-    A pipeline that WATCHes sends at once (redis-py's immediate mode): those commands are judged as sent."""
+    A pipeline that WATCHes sends at once (redis-py's immediate mode): those commands are judged as sent.
+    The `flush` fix sends a pipeline that is not a transaction (`transaction=False`, no `multi()`) once it
+    holds enough, keeping the replies (errors included) for the `execute()` that sends the rest."""
     collector = state.collector
     immediate = _command(target, state, original)
 
@@ -113,12 +115,26 @@ def _queue(target: Any, state: GuardState, original: Callable[..., Any]) -> Call
             return immediate(*args, **options)
         args = collector.queued(target, args, state)
         queued = original(*args, **options)
-        if collector.flush_due(target, state) and not inspect.iscoroutinefunction(target.execute):
+        if (
+            collector.flush_due(target, state)
+            and not is_transaction(target)
+            and not inspect.iscoroutinefunction(target.execute)
+        ):
             collector.flushing(state)
-            state.flushed.extend(target.execute())
+            state.flushed.extend(target.execute(raise_on_error=False))  # errors are raised by execute()
         return queued
 
     return execute_command
+
+
+def is_transaction(pipeline: Any) -> bool:
+    """Whether a pipeline is sent as MULTI/EXEC: made with `transaction=True`, or `multi()` called on it
+    (redis-py's `Pipeline`), or a cluster pipeline whose execution strategy is a transaction (redis-py 6.3+,
+    which has no `transaction` attribute)."""
+    if getattr(pipeline, "transaction", False) or getattr(pipeline, "explicit_transaction", False):
+        return True
+    strategy = getattr(pipeline, "_execution_strategy", None)
+    return strategy is not None and type(strategy).__name__ == "TransactionStrategy"
 
 
 def _execute(target: Any, state: GuardState, original: Callable[..., Any]) -> Callable[..., Any]:
@@ -135,9 +151,28 @@ def _execute(target: Any, state: GuardState, original: Callable[..., Any]) -> Ca
 
     def execute(*args: Any, **options: Any) -> Any:
         collector.executing(target, state)
-        return collector.executed(state, original(*args, **options))
+        if not state.flushed:
+            return collector.executed(state, original(*args, **options))
+        raise_on_error = options.pop("raise_on_error", args[0] if args else True)
+        earlier = list(state.flushed)  # redis-py's execute() ends in reset(), which empties state.flushed
+        replies = original(*args[1:], raise_on_error=False, **options)
+        state.flushed[:] = earlier
+        replies = collector.executed(state, replies)
+        if raise_on_error:
+            _raise_first_error(replies)
+        return replies
 
     return execute
+
+
+def _raise_first_error(replies: list[Any]) -> None:
+    """Raise the first error among a pipeline's replies, as redis-py's `execute()` does by default (numbered
+    by its place in the whole pipeline)."""
+    for number, reply in enumerate(replies, start=1):
+        if isinstance(reply, Exception):
+            if reply.args and isinstance(reply.args[0], str):
+                reply.args = (f"Command # {number} of pipeline caused error: {reply.args[0]}", *reply.args[1:])
+            raise reply
 
 
 def _reset(target: Any, state: GuardState, original: Callable[..., Any]) -> Callable[..., Any]:

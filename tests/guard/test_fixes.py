@@ -595,3 +595,29 @@ def test_async_ttl_jitter(server: ServerProcess, plain: redis.Redis, reference: 
         key: dump for key, (dump, _ttl) in keyspace(reference).items()
     }
     assert fixed_counts(report) == {"ttl-jitter": 400}
+
+
+def test_async_fixes_on_a_watching_pipeline(server: ServerProcess, plain: redis.Redis, reference: redis.Redis) -> None:
+    keys = profile_keys(150)
+    both(plain, reference, store_every_other(keys))
+    plain.config_resetstat()
+
+    async def work(client: aredis.Redis) -> list[Any]:
+        async with client.pipeline() as pipe:
+            await pipe.watch(keys[0])  # from here until multi(), commands are sent at once
+            got = [await pipe.mget(keys), await pipe.delete(*keys[100:])]
+            pipe.multi()
+            pipe.set(keys[0], b"\x00", ex=1000)
+            got.append(await pipe.execute())
+            return got
+
+    began = server_ms(plain)
+    replies, report = run_async(server, {"chunk": 100, "unlink": True, "ttl-jitter": 0.1}, work)
+    ended = server_ms(plain)
+    assert replies == [reference.mget(keys), reference.delete(*keys[100:]), [True]]
+    stats = calls(plain)
+    assert (stats["mget"], stats["unlink"], stats["exec"], "del" in stats) == (2, 1, 1, False)
+    expires = plain.pexpiretime(keys[0])  # set between `began` and `ended`, with a TTL of 1000 to 1100 s
+    assert expires - began >= 1_000_000 and expires - ended <= 1_100_000
+    assert plain.get(keys[0]) == b"\x00"
+    assert fixed_counts(report) == {"chunk": 1, "unlink": 1, "ttl-jitter": 1}

@@ -106,7 +106,14 @@ def _queue(target: Any, state: GuardState, original: Callable[..., Any]) -> Call
     The `flush` fix sends a pipeline that is not a transaction (`transaction=False`, no `multi()`) once it
     holds enough, keeping the replies (errors included) for the `execute()` that sends the rest."""
     collector = state.collector
-    immediate = _command(target, state, original)
+    if inspect.iscoroutinefunction(getattr(target, "execute", None)):
+
+        async def send_now(*args: Any, **options: Any) -> Any:
+            return await original(*args, **options)  # an asyncio pipeline's immediate mode returns a coroutine
+
+        immediate = _command(target, state, send_now)
+    else:
+        immediate = _command(target, state, original)
 
     def execute_command(*args: Any, **options: Any) -> Any:
         if (getattr(target, "watching", False) or args[:1] == ("WATCH",)) and not getattr(

@@ -136,9 +136,9 @@ def _queue(target: Any, state: GuardState, original: Callable[..., Any]) -> Call
 
 def is_transaction(pipeline: Any) -> bool:
     """Whether a pipeline is sent as MULTI/EXEC: made with `transaction=True`, or `multi()` called on it
-    (redis-py's `Pipeline`), or a cluster pipeline whose execution strategy is a transaction (redis-py 6.3+,
-    which has no `transaction` attribute)."""
-    if getattr(pipeline, "transaction", False) or getattr(pipeline, "explicit_transaction", False):
+    (redis-py's `Pipeline`), or a cluster pipeline whose execution strategy is a transaction. A cluster
+    pipeline has no `transaction` flag: the name is its client class's `transaction()` method there."""
+    if getattr(pipeline, "transaction", False) is True or getattr(pipeline, "explicit_transaction", False) is True:
         return True
     strategy = getattr(pipeline, "_execution_strategy", None)
     return strategy is not None and type(strategy).__name__ == "TransactionStrategy"

@@ -127,7 +127,7 @@ class Fixes:
         if self.unlink and name == "del":
             head, applied = ("UNLINK",), (CHUNK, UNLINK)
         step = self.chunk * width
-        return Chunked(name, [(*head, *items[i : i + step]) for i in range(0, len(items), step)], applied)
+        return Chunked(name, [(*head, *items[i : i + step]) for i in range(0, len(items), step)], applied, len(head))
 
 
 @dataclass(frozen=True)
@@ -138,12 +138,25 @@ class Chunked:
     name: str
     chunks: list[tuple[object, ...]]
     applied: tuple[str, ...] = (CHUNK,)
+    head: int = 1  # the arguments before the chunked items, repeated in every chunk
 
     def run(self, send: Callable[..., Any], options: Mapping[str, Any]) -> Any:
-        return merge(self.name, [send(*chunk, **options) for chunk in self.chunks])
+        return merge(self.name, [send(*chunk, **given) for chunk, given in self._each(options)])
 
     async def run_async(self, send: Callable[..., Awaitable[Any]], options: Mapping[str, Any]) -> Any:
-        return merge(self.name, [await send(*chunk, **options) for chunk in self.chunks])
+        return merge(self.name, [await send(*chunk, **given) for chunk, given in self._each(options)])
+
+    def _each(self, options: Mapping[str, Any]) -> list[tuple[tuple[object, ...], Mapping[str, Any]]]:
+        """Each chunk with its options. redis-py passes the keys a command reads as the option `keys` (MGET,
+        EXISTS): its client-side cache keys its entries by them, so each chunk names its own keys, or the
+        cache would answer every chunk with the first chunk's reply."""
+        keys = options.get("keys")
+        if keys is None or not isinstance(keys, (list, tuple)):
+            return [(chunk, options) for chunk in self.chunks]
+        items = [item for chunk in self.chunks for item in chunk[self.head :]]
+        if list(keys) != items:
+            return [(chunk, options) for chunk in self.chunks]
+        return [(chunk, {**options, "keys": list(chunk[self.head :])}) for chunk in self.chunks]
 
 
 def merge(name: str, replies: Sequence[Any]) -> Any:

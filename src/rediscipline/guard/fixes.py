@@ -7,9 +7,11 @@ conventions without a code change while it is fixed for good.
   carrying more are sent as several commands of at most that many, and their replies merged into the reply
   the one command would have given (a list in order, a count, True). MSET in chunks is not atomic: another
   client may read some of the keys written before the others; MSETNX is never split.
-- `flush` (commands, BAT003's 200 by default): a pipeline that is not a transaction is sent every that many
-  queued commands, and `execute()` returns every reply in order.
-- `unlink`: DEL is sent as UNLINK (same reply; the memory is freed in the background).
+- `flush` (commands, BAT003's 200 by default): a synchronous pipeline that is not a transaction is sent
+  every that many queued commands, and `execute()` returns every reply in order (and raises the first error
+  of them all unless told not to), as the one pipeline does. An asyncio pipeline queues without awaiting:
+  it is not flushed.
+- `unlink`: DEL is sent as UNLINK (same reply; the memory is freed in the background), a chunked DEL too.
 
 Every fix applied is counted per fix and call site; the report says how often (`guard-fixed` notes).
 """

@@ -7,9 +7,11 @@ conventions without a code change while it is fixed for good.
   carrying more are sent as several commands of at most that many, and their replies merged into the reply
   the one command would have given (a list in order, a count, True). MSET in chunks is not atomic: another
   client may read some of the keys written before the others; MSETNX is never split.
-- `flush` (commands, BAT003's 200 by default): a pipeline that is not a transaction is sent every that many
-  queued commands, and `execute()` returns every reply in order.
-- `unlink`: DEL is sent as UNLINK (same reply; the memory is freed in the background).
+- `flush` (commands, BAT003's 200 by default): a synchronous pipeline that is not a transaction is sent
+  every that many queued commands, and `execute()` returns every reply in order (and raises the first error
+  of them all unless told not to), as the one pipeline does. An asyncio pipeline queues without awaiting:
+  it is not flushed.
+- `unlink`: DEL is sent as UNLINK (same reply; the memory is freed in the background), a chunked DEL too.
 
 Every fix applied is counted per fix and call site; the report says how often (`guard-fixed` notes).
 """
@@ -41,9 +43,10 @@ _SPLIT: dict[str, tuple[int, int]] = {
     "hmget": (1, 1),
     "hdel": (1, 1),
 }
-#: Where a relative TTL is, by command: an operand index, or the option keywords that precede it.
+#: Where a relative TTL is, by command: an operand index, or the option keywords that precede it (looked for
+#: from the first option on: SET's value may be the text "EX").
 _TTL_AT = {"setex": 1, "psetex": 1, "expire": 1, "pexpire": 1}
-_TTL_OPTIONS = {"set": ("EX", "PX"), "getex": ("EX", "PX")}
+_TTL_OPTIONS = {"set": (2, ("EX", "PX")), "getex": (1, ("EX", "PX"))}
 
 
 class FixError(ValueError):
@@ -113,7 +116,8 @@ class Fixes:
         return args, applied
 
     def split(self, name: str, args: tuple[object, ...], start: int) -> Chunked | None:
-        """The chunks of an oversized multi-key command, or None when it is small enough or not split."""
+        """The chunks of an oversized multi-key command, or None when it is small enough or not split (a DEL
+        split with `unlink` on is sent as UNLINKs)."""
         if not self.chunk or name not in _SPLIT:
             return None
         fixed, width = _SPLIT[name]
@@ -121,22 +125,40 @@ class Fixes:
         items = args[start + fixed :]
         if len(items) // width <= self.chunk or len(items) % width:
             return None
+        applied: tuple[str, ...] = (CHUNK,)
+        if self.unlink and name == "del":
+            head, applied = ("UNLINK",), (CHUNK, UNLINK)
         step = self.chunk * width
-        return Chunked(name, [(*head, *items[i : i + step]) for i in range(0, len(items), step)])
+        return Chunked(name, [(*head, *items[i : i + step]) for i in range(0, len(items), step)], applied, len(head))
 
 
 @dataclass(frozen=True)
 class Chunked:
-    """One command sent as several; `run` sends them and merges the replies as the one command's."""
+    """One command sent as several; `run` sends them and merges the replies as the one command's. `applied`:
+    the fixes the chunks carry (`chunk`, and `unlink` for a DEL sent as UNLINKs)."""
 
     name: str
     chunks: list[tuple[object, ...]]
+    applied: tuple[str, ...] = (CHUNK,)
+    head: int = 1  # the arguments before the chunked items, repeated in every chunk
 
     def run(self, send: Callable[..., Any], options: Mapping[str, Any]) -> Any:
-        return merge(self.name, [send(*chunk, **options) for chunk in self.chunks])
+        return merge(self.name, [send(*chunk, **given) for chunk, given in self._each(options)])
 
     async def run_async(self, send: Callable[..., Awaitable[Any]], options: Mapping[str, Any]) -> Any:
-        return merge(self.name, [await send(*chunk, **options) for chunk in self.chunks])
+        return merge(self.name, [await send(*chunk, **given) for chunk, given in self._each(options)])
+
+    def _each(self, options: Mapping[str, Any]) -> list[tuple[tuple[object, ...], Mapping[str, Any]]]:
+        """Each chunk with its options. redis-py passes the keys a command reads as the option `keys` (MGET,
+        EXISTS): its client-side cache keys its entries by them, so each chunk names its own keys, or the
+        cache would answer every chunk with the first chunk's reply."""
+        keys = options.get("keys")
+        if keys is None or not isinstance(keys, (list, tuple)):
+            return [(chunk, options) for chunk in self.chunks]
+        items = [item for chunk in self.chunks for item in chunk[self.head :]]
+        if list(keys) != items:
+            return [(chunk, options) for chunk in self.chunks]
+        return [(chunk, {**options, "keys": list(chunk[self.head :])}) for chunk in self.chunks]
 
 
 def merge(name: str, replies: Sequence[Any]) -> Any:
@@ -155,10 +177,11 @@ def _jitter(name: str, args: tuple[object, ...], start: int, fraction: float) ->
     if at is not None:
         position = start + at
     else:
-        keywords = _TTL_OPTIONS.get(name)
-        if keywords is None:
+        options = _TTL_OPTIONS.get(name)
+        if options is None:
             return None
-        for i in range(start + 1, len(args) - 1):
+        first, keywords = options
+        for i in range(start + first, len(args) - 1):
             if _keyword(args[i]) in keywords:
                 position = i + 1
                 break

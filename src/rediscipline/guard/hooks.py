@@ -107,9 +107,18 @@ def _command(target: Any, state: GuardState, original: Callable[..., Any]) -> Ca
 
 def _queue(target: Any, state: GuardState, original: Callable[..., Any]) -> Callable[..., Any]:
     """A command queued on a pipeline: its call site is noted, it is judged when the pipeline is executed.
-    A pipeline that WATCHes sends at once (redis-py's immediate mode): those commands are judged as sent."""
+    A pipeline that WATCHes sends at once (redis-py's immediate mode): those commands are judged as sent.
+    The `flush` fix sends a pipeline that is not a transaction (`transaction=False`, no `multi()`) once it
+    holds enough, keeping the replies (errors included) for the `execute()` that sends the rest."""
     collector = state.collector
-    immediate = _command(target, state, original)
+    if inspect.iscoroutinefunction(getattr(target, "execute", None)):
+
+        async def send_now(*args: Any, **options: Any) -> Any:
+            return await original(*args, **options)  # an asyncio pipeline's immediate mode returns a coroutine
+
+        immediate = _command(target, state, send_now)
+    else:
+        immediate = _command(target, state, original)
 
     def execute_command(*args: Any, **options: Any) -> Any:
         if (getattr(target, "watching", False) or args[:1] == ("WATCH",)) and not getattr(
@@ -118,12 +127,26 @@ def _queue(target: Any, state: GuardState, original: Callable[..., Any]) -> Call
             return immediate(*args, **options)
         args = collector.queued(target, args, state)
         queued = original(*args, **options)
-        if collector.flush_due(target, state) and not inspect.iscoroutinefunction(target.execute):
+        if (
+            collector.flush_due(target, state)
+            and not is_transaction(target)
+            and not inspect.iscoroutinefunction(target.execute)
+        ):
             collector.flushing(state)
-            state.flushed.extend(target.execute())
+            state.flushed.extend(target.execute(raise_on_error=False))  # errors are raised by execute()
         return queued
 
     return execute_command
+
+
+def is_transaction(pipeline: Any) -> bool:
+    """Whether a pipeline is sent as MULTI/EXEC: made with `transaction=True`, or `multi()` called on it
+    (redis-py's `Pipeline`), or a cluster pipeline whose execution strategy is a transaction. A cluster
+    pipeline has no `transaction` flag: the name is its client class's `transaction()` method there."""
+    if getattr(pipeline, "transaction", False) is True or getattr(pipeline, "explicit_transaction", False) is True:
+        return True
+    strategy = getattr(pipeline, "_execution_strategy", None)
+    return strategy is not None and type(strategy).__name__ == "TransactionStrategy"
 
 
 def _execute(target: Any, state: GuardState, original: Callable[..., Any]) -> Callable[..., Any]:
@@ -140,9 +163,28 @@ def _execute(target: Any, state: GuardState, original: Callable[..., Any]) -> Ca
 
     def execute(*args: Any, **options: Any) -> Any:
         collector.executing(target, state)
-        return collector.executed(state, original(*args, **options))
+        if not state.flushed:
+            return collector.executed(state, original(*args, **options))
+        raise_on_error = options.pop("raise_on_error", args[0] if args else True)
+        earlier = list(state.flushed)  # redis-py's execute() ends in reset(), which empties state.flushed
+        replies = original(*args[1:], raise_on_error=False, **options)
+        state.flushed[:] = earlier
+        replies = collector.executed(state, replies)
+        if raise_on_error:
+            _raise_first_error(replies)
+        return replies
 
     return execute
+
+
+def _raise_first_error(replies: list[Any]) -> None:
+    """Raise the first error among a pipeline's replies, as redis-py's `execute()` does by default (numbered
+    by its place in the whole pipeline)."""
+    for number, reply in enumerate(replies, start=1):
+        if isinstance(reply, Exception):
+            if reply.args and isinstance(reply.args[0], str):
+                reply.args = (f"Command # {number} of pipeline caused error: {reply.args[0]}", *reply.args[1:])
+            raise reply
 
 
 def _reset(target: Any, state: GuardState, original: Callable[..., Any]) -> Callable[..., Any]:

@@ -227,11 +227,6 @@ def test_nonatomic_commands_give_the_data_they_give_unguarded(
     assert "unlink" in fixed
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the collector reads `pipeline.transaction` as a flag: on a sync ClusterPipeline it is the "
-    "RedisCluster.transaction() method, truthy, so the flush fix never applies (hooks.is_transaction tells)",
-)
 def test_the_flush_fix_sends_a_cluster_pipeline_in_parts(rc: RedisCluster, nodes: list[redis.Redis]) -> None:
     guard(rc, collector=recorder(fix={"flush": 100}))
     pipe = rc.pipeline()

@@ -238,11 +238,6 @@ def test_unlink_and_chunk_together_send_unlink_in_chunks(
     assert fixed_counts(guard_report(client))["chunk"] == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Collector.before counts `chunk` for a split command, not the fixes its chunks carry "
-    "(fixes.Chunked.applied: `chunk` and `unlink` for a DEL sent as UNLINKs)",
-)
 def test_a_chunked_del_sent_as_unlink_counts_both_fixes(client: redis.Redis) -> None:
     fixing(client, ["unlink", "chunk"])
     assert client.delete(*profile_keys(250)) == 0

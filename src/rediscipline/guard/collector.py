@@ -29,7 +29,7 @@ from rediscipline.api.driver import engine_spec
 from rediscipline.engine.runtime import RuntimeJudge
 from rediscipline.guard.errors import ConventionViolation, ConventionWarning
 from rediscipline.guard.fixes import CHUNK, FIXED_RULES, FLUSH, Chunked, Fixes
-from rediscipline.guard.hooks import GuardState
+from rediscipline.guard.hooks import GuardState, is_transaction
 from rediscipline.guard.judging import Command, Found, Judging
 from rediscipline.guard.recent import RECENT_LIMIT, RecentViolations
 from rediscipline.model.location import SOURCE_RUNTIME, Location
@@ -119,7 +119,7 @@ class Collector:
             start = len(args) - len(command.ops)
             plan = fixes.split(command.name, args, start)
             if plan is not None:
-                applied.append(CHUNK)
+                applied.extend(plan.applied)
             else:
                 args, applied = fixes.rewrite(command.name, args, start)
             for name in applied:
@@ -154,7 +154,7 @@ class Collector:
 
     def flush_due(self, pipeline: Any, state: GuardState) -> bool:
         limit = self.fixes.flush
-        return bool(limit) and len(state.queued) >= limit and not getattr(pipeline, "transaction", False)
+        return bool(limit) and len(state.queued) >= limit and not is_transaction(pipeline)
 
     def flushing(self, state: GuardState) -> None:
         """The `flush` fix sends a pipeline early: counted at the site of the command that filled it."""
@@ -166,7 +166,7 @@ class Collector:
         queued = list(state.queued)
         state.queued.clear()
         self._sent.add(len(queued))
-        transaction = bool(getattr(pipeline, "transaction", False))
+        transaction = is_transaction(pipeline)
         found = self.judging.pipeline(queued, site, transaction, state.encoding)
         if found:
             try:

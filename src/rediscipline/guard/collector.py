@@ -28,7 +28,7 @@ from typing import Any
 from rediscipline.api.driver import engine_spec
 from rediscipline.engine.runtime import RuntimeJudge
 from rediscipline.guard.errors import ConventionViolation, ConventionWarning
-from rediscipline.guard.fixes import CHUNK, FIXED_RULES, FLUSH, Chunked, Fixes
+from rediscipline.guard.fixes import FIXED_RULES, FLUSH, Chunked, Fixes
 from rediscipline.guard.hooks import GuardState, is_transaction
 from rediscipline.guard.judging import Command, Found, Judging
 from rediscipline.guard.recent import RECENT_LIMIT, RecentViolations

@@ -35,7 +35,7 @@ def test_a_loop_of_single_commands_is_one(client: redis.Redis) -> None:
     for i in range(1000):  # a stall of the machine restarts a run: 1,000 calls leave room for a few
         client.get(f"item:{i}")
     (finding,) = guard_report(client).findings
-    assert (finding.rule_id, finding.location.line) == ("BAT002", here("client.get(f\"item:{i}\")"))
+    assert (finding.rule_id, finding.location.line) == ("BAT002", here('client.get(f"item:{i}")'))
 
 
 def test_a_burst_of_one_ttl_is_a_cliff_and_steady_writes_are_not(client: redis.Redis) -> None:
@@ -61,7 +61,7 @@ def test_namespace_minimum_ttl_and_element_limit(client: redis.Redis, plain: red
     client.set("rank:daily:name", "v", px=7200)  # 7.2 seconds, where the namespace asks for 10 minutes
     client.zrange("rank:daily:top", 0, -1)  # 2,000 members where the namespace allows 1,000
     found = {(f.rule_id, f.code, f.location.line) for f in guard_report(client).findings}
-    assert ("TTL003", "too-short", here('px=7200)')) in found
+    assert ("TTL003", "too-short", here("px=7200)")) in found
     assert ("VAL002", "over-limit", here('client.zrange("rank:daily:top"')) in found
 
 

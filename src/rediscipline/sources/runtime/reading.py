@@ -257,38 +257,26 @@ def _hset(base: Reading, ops: Sequence[object]) -> Reading:
     return Reading(base.name, base.keys, batch=len(pairs), elements=pairs, given=_given("name", "mapping"))
 
 
-def _zadd(base: Reading, ops: Sequence[object]) -> Reading:
-    i = 1
-    flags: dict[str, Literal] = {}
-    while i < len(ops) and _word(ops[i]) in _ZADD.flags:
-        flags[_ZADD.flags[_word(ops[i])]] = True
-        i += 1
-    members = tuple(ops[i + 1 :: 2])
-    return Reading(
-        base.name,
-        base.keys,
-        batch=len(members),
-        elements=members,
-        given=_given("name", "mapping", *flags),
-        literals=tuple(flags.items()),
-    )
+def _flagged_items(table: _Options, width: int, parameter: str) -> _Reader:
+    """ZADD, GEOADD: a key, flags (NX, XX, CH, ...), then items of `width` operands whose last is the member."""
 
+    def read(base: Reading, ops: Sequence[object]) -> Reading:
+        i = 1
+        flags: dict[str, Literal] = {}
+        while i < len(ops) and _word(ops[i]) in table.flags:
+            flags[table.flags[_word(ops[i])]] = True
+            i += 1
+        members = tuple(ops[i + width - 1 :: width])
+        return Reading(
+            base.name,
+            base.keys,
+            batch=len(members),
+            elements=members,
+            given=_given("name", parameter, *flags),
+            literals=tuple(flags.items()),
+        )
 
-def _geoadd(base: Reading, ops: Sequence[object]) -> Reading:
-    i = 1
-    flags: dict[str, Literal] = {}
-    while i < len(ops) and _word(ops[i]) in _GEOADD.flags:
-        flags[_GEOADD.flags[_word(ops[i])]] = True
-        i += 1
-    members = tuple(ops[i + 2 :: 3])
-    return Reading(
-        base.name,
-        base.keys,
-        batch=len(members),
-        elements=members,
-        given=_given("name", "values", *flags),
-        literals=tuple(flags.items()),
-    )
+    return read
 
 
 def _xadd(base: Reading, ops: Sequence[object]) -> Reading:
@@ -344,8 +332,8 @@ READERS: dict[str, _Reader] = {
     **dict.fromkeys(("sadd", "lpush", "rpush"), _pushed),
     "hset": _hset,
     "hmset": _hset,
-    "zadd": _zadd,
-    "geoadd": _geoadd,
+    "zadd": _flagged_items(_ZADD, 2, "mapping"),
+    "geoadd": _flagged_items(_GEOADD, 3, "values"),
     "xadd": _xadd,
     "scan": _scan(1),
     **dict.fromkeys(("hscan", "sscan", "zscan"), _scan(2)),

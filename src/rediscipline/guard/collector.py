@@ -159,6 +159,7 @@ class Collector:
     def flushing(self, state: GuardState) -> None:
         """The `flush` fix sends a pipeline early: counted at the site of the command that filled it."""
         self.fixed.add(FLUSH, state.queued[-1][1] if state.queued else self.sites.at(self.sites.frame()))
+        state.flushing = True
 
     def executing(self, pipeline: Any, state: GuardState) -> None:
         """A pipeline about to be sent: judge what it queued; in `raise` mode refuse it whole."""
@@ -167,7 +168,8 @@ class Collector:
         state.queued.clear()
         self._sent.add(len(queued))
         transaction = is_transaction(pipeline)
-        found = self.judging.pipeline(queued, site, transaction, state.encoding)
+        final, state.flushing = not state.flushing, False
+        found = self.judging.pipeline(queued, site, transaction, state.encoding, state.open_writes, final=final)
         if found:
             try:
                 self.react(found, refusable=True)

@@ -28,7 +28,8 @@ CLIENT, PIPELINE, PUBSUB = "client", "pipeline", "pubsub"
 @dataclass
 class GuardState:
     """What the guard keeps on one object: its collector, what it replaced, the commands a pipeline queued
-    (with the sites that queued them) and the replies of a pipeline flushed early by a fix."""
+    (with the sites that queued them), and of a pipeline the `flush` fix sends in parts, the replies and the
+    writes of the parts sent."""
 
     collector: Collector
     kind: str
@@ -36,6 +37,10 @@ class GuardState:
     replaced: list[str] = field(default_factory=list)
     queued: list[tuple[tuple[object, ...], Location]] = field(default_factory=list)
     flushed: list[object] = field(default_factory=list)
+    #: writes a part sent early by the `flush` fix left without an EXPIRE of their key, by key: a later
+    #: part may still hold one (`guard.judging.OpenWrite`); judged when the pipeline is executed
+    open_writes: dict[bytes, Any] = field(default_factory=dict)
+    flushing: bool = False  # the part being sent is one the `flush` fix sends early
 
 
 def install(target: Any, state: GuardState) -> None:

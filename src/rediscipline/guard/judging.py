@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from rediscipline.engine.runner import NameVerdict
 from rediscipline.engine.runtime import RuntimeJudge, Violations
@@ -87,6 +88,21 @@ class Command:
     @property
     def words(self) -> tuple[bytes, ...]:
         return self.plan.words
+
+
+@dataclass(frozen=True, slots=True)
+class OpenWrite:
+    """A write of a pipeline part sent early, waiting for an EXPIRE of its key in a later part."""
+
+    command: Command
+    reading: Reading
+    site: Location
+    touched: bool
+    transaction: bool
+
+    def call(self, verdicts: list[NameVerdict], expiry: str | None) -> tuple[Any, ...]:
+        """The arguments of `Judging._call` for this write with `expiry`."""
+        return (self.command, self.reading, verdicts, expiry, None, self.touched, False, None, True, self.transaction)
 
 
 class Judging:
@@ -177,10 +193,23 @@ class Judging:
     # -- a pipeline, as it is executed -----------------------------------------------------------------
 
     def pipeline(
-        self, queued: Sequence[tuple[Sequence[object], Location]], site: Location, transaction: bool, encoding: str
+        self,
+        queued: Sequence[tuple[Sequence[object], Location]],
+        site: Location,
+        transaction: bool,
+        encoding: str,
+        open_writes: dict[bytes, OpenWrite] | None = None,
+        *,
+        final: bool = True,
     ) -> list[Found]:
         """Judge the commands of a pipeline (with the sites that queued them) and the pipeline itself. A plain
-        command whose key breaks nothing is not read further (its key only counts as used)."""
+        command whose key breaks nothing is not read further (its key only counts as used).
+
+        A pipeline the `flush` fix sends in parts is judged a part at a time (`final` is False for the parts
+        sent early): a write of an early part with no EXPIRE of its key in that part is judged without its
+        TTL and kept in `open_writes`; an EXPIRE in a later part closes it, and the final part judges what
+        is still open for the missing TTL alone."""
+        open_writes = open_writes if open_writes is not None else {}
         commands = [(self.command(args), where) for args, where in queued]
         readings: list[Reading | bytes] = []
         expired: dict[bytes, int] = {}  # key → the last position of an EXPIRE of it
@@ -195,6 +224,7 @@ class Judging:
             readings.append(reading)
             if plan.expires and reading.keys:
                 expired[reading.keys[0]] = index
+                open_writes.pop(reading.keys[0], None)
         found: list[Found] = []
         seen: set[bytes] = set()
         for index, ((command, where), entry) in enumerate(zip(commands, readings, strict=True)):
@@ -210,6 +240,9 @@ class Judging:
                     expiry, expire_line = EXPIRY_SAME_SCOPE, commands[later][1].line
             touched = bool(reading.keys) and reading.keys[0] in seen
             seen.update(reading.keys)
+            if expiry is None and not final and reading.keys and command.plan.called:
+                open_writes[reading.keys[0]] = OpenWrite(command, reading, where, touched, transaction)
+                expiry = EXPIRY_UNKNOWN  # a later part may hold its EXPIRE
             found += self._judge(
                 command,
                 reading,
@@ -221,10 +254,25 @@ class Judging:
                 expire_line=expire_line,
                 touched=touched,
             )
+        if final:
+            found += self._still_open(open_writes)
         execute = CodeCall("execute", "", NOWHERE, queued=len(queued), pipelined=True, transaction=transaction)
         violations = self.judge.memoised_call(execute) or self.judge.call(execute, execute)
         if violations:
             found.append(Found(violations, None, "execute", site))
+        return found
+
+    def _still_open(self, open_writes: dict[bytes, OpenWrite]) -> list[Found]:
+        """The writes of earlier parts no EXPIRE closed: what judging them without a TTL adds to what they
+        were judged with."""
+        found: list[Found] = []
+        for write in open_writes.values():
+            verdicts = [self.judge.key(key, write.command.plan.key_type) for key in write.reading.keys]
+            judged = {(v.rule_id, v.code) for v in self._call(*write.call(verdicts, EXPIRY_UNKNOWN))}
+            missing = tuple(v for v in self._call(*write.call(verdicts, None)) if (v.rule_id, v.code) not in judged)
+            if missing:
+                found.append(Found(missing, verdicts[0].pattern, write.command.name, write.site))
+        open_writes.clear()
         return found
 
     # -- the judging itself ----------------------------------------------------------------------------

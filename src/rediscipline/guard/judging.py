@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from rediscipline.engine.runner import NameVerdict
 from rediscipline.engine.runtime import RuntimeJudge, Violations
@@ -99,10 +98,6 @@ class OpenWrite:
     site: Location
     touched: bool
     transaction: bool
-
-    def call(self, verdicts: list[NameVerdict], expiry: str | None) -> tuple[Any, ...]:
-        """The arguments of `Judging._call` for this write with `expiry`."""
-        return (self.command, self.reading, verdicts, expiry, None, self.touched, False, None, True, self.transaction)
 
 
 class Judging:
@@ -268,8 +263,13 @@ class Judging:
         found: list[Found] = []
         for write in open_writes.values():
             verdicts = [self.judge.key(key, write.command.plan.key_type) for key in write.reading.keys]
-            judged = {(v.rule_id, v.code) for v in self._call(*write.call(verdicts, EXPIRY_UNKNOWN))}
-            missing = tuple(v for v in self._call(*write.call(verdicts, None)) if (v.rule_id, v.code) not in judged)
+            command, reading, touched, transaction = write.command, write.reading, write.touched, write.transaction
+            judged = self._call(
+                command, reading, verdicts, EXPIRY_UNKNOWN, None, touched, False, None, True, transaction
+            )
+            unpaired = self._call(command, reading, verdicts, None, None, touched, False, None, True, transaction)
+            already = {(v.rule_id, v.code) for v in judged}
+            missing = tuple(v for v in unpaired if (v.rule_id, v.code) not in already)
             if missing:
                 found.append(Found(missing, verdicts[0].pattern, write.command.name, write.site))
         open_writes.clear()

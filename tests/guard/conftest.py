@@ -9,20 +9,15 @@ import pytest
 import redis
 
 from rediscipline.guard import Collector, new_collector, reset_default
-from tests.live.conftest import require_kind
-from tests.support.servers import ServerProcess, start_server
+from tests.live.conftest import serve
+from tests.support.servers import ServerProcess
 
 APPS = Path(__file__).parent / "apps"
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[ServerProcess]:
-    require_kind("redis70")
-    process = start_server("redis70")
-    try:
-        yield process
-    finally:
-        process.stop()
+    yield from serve("redis70")
 
 
 @pytest.fixture

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from tests.guard.conftest import APPS, seeded
-from tests.live.conftest import require_kind
-from tests.support.servers import ServerProcess, start_server
+from tests.live.conftest import serve
+from tests.support.servers import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = APPS / "client_versions.py"
@@ -116,12 +116,7 @@ def test_the_guard_works_with_each_client_version(
 @pytest.fixture(scope="module")
 def server74() -> Iterator[ServerProcess]:
     """A server with client-side caching (Redis 7.4 or later): Redis 8.2."""
-    require_kind("redis82")
-    process = start_server("redis82")
-    try:
-        yield process
-    finally:
-        process.stop()
+    yield from serve("redis82")
 
 
 #: Versions with a client-side cache: 6.x and later (5.x's cache fails to start with hiredis 3 installed).

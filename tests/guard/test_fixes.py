@@ -17,9 +17,9 @@ import redis.asyncio as aredis
 from rediscipline.guard import ConventionViolation, Fixes, guard, guard_report, new_collector
 from rediscipline.model.report import Report
 from tests.guard.conftest import calls
-from tests.live.conftest import require_kind
+from tests.live.conftest import serve
 from tests.support.monitor import MonitorRecorder, Recorded
-from tests.support.servers import ServerProcess, start_server
+from tests.support.servers import ServerProcess
 
 #: Key names that are not UTF-8, among plain ones: the chunks must carry them byte for byte.
 ODD_KEYS = [b"user:profile:\xff\xfe", b"user:profile:\x80", b"user:profile:\x00\x01"]
@@ -28,12 +28,7 @@ ODD_KEYS = [b"user:profile:\xff\xfe", b"user:profile:\x80", b"user:profile:\x00\
 @pytest.fixture(scope="module")
 def reference_server() -> Iterator[ServerProcess]:
     """A second Redis 7.0, where the same operations run unguarded."""
-    require_kind("redis70")
-    process = start_server("redis70")
-    try:
-        yield process
-    finally:
-        process.stop()
+    yield from serve("redis70")
 
 
 @pytest.fixture

@@ -48,7 +48,8 @@ def kind(request: pytest.FixtureRequest) -> str:
     return name
 
 
-def _serve(kind: str) -> Iterator[ServerProcess]:
+def serve(kind: str) -> Iterator[ServerProcess]:
+    """A server of `kind` for a fixture to yield (skipped when not installed), stopped by its PID after."""
     require_kind(kind)
     server = start_server(kind)
     try:
@@ -65,7 +66,7 @@ def _fill(server: ServerProcess) -> Manifest:
 @pytest.fixture(scope="session", params=KINDS)
 def server(request: pytest.FixtureRequest) -> Iterator[ServerProcess]:
     """A server of each installed kind, started once per session (empty until `dataset` is used)."""
-    yield from _serve(request.param)
+    yield from serve(request.param)
 
 
 @pytest.fixture(scope="session")
@@ -76,7 +77,7 @@ def dataset(server: ServerProcess) -> Manifest:
 
 @pytest.fixture(scope="session")
 def redis70() -> Iterator[ServerProcess]:
-    yield from _serve("redis70")
+    yield from serve("redis70")
 
 
 @pytest.fixture(scope="session")

@@ -1,9 +1,9 @@
 """Judging the commands of a running application one at a time, with the run's rules and memos.
 
 The runtime guard asks before each command is sent, so a verdict is needed at once, and the cost per command
-must stay a few dictionary lookups: a key's name verdict is memoised by the key as the application passed it
-(str or bytes), a call's by the call itself (a `CodeCall` built without a place is a value), a command's by
-its name and operands. Only a violation costs more: it is recorded at the call site that made it, counted.
+must stay a few dictionary lookups: a key's name verdict is memoised by its bytes and the type its command
+implies, a call's by what of it the call rules read (the call is built, without a place, on a miss), a
+command's by its name and operands. Only a violation costs more: it is recorded at the call site that made it, counted.
 
 The judge works on an `Engine` of its own (one part of a run, see `engine.partial`); `snapshot` hands out a
 copy of what it recorded, which the driver merges and finishes like any other part. A lock guards every
@@ -46,16 +46,21 @@ class RuntimeJudge:
         self._calls: dict[Hashable, Violations] = {}
         self._commands: dict[tuple[str, tuple[bytes, ...] | None], Violations] = {}
         self._rank = 0
-        self.value_gate = _smallest(engine, _BYTE_LIMITS)
+        self.enabled = frozenset(configured.id for configured in engine.rules)
         namespaces = engine.namespaces
-        limits = [ns.max_elements for ns in namespaces if ns.max_elements]
-        self.element_gate = min([gate for gate in (_smallest(engine, _ELEMENT_LIMITS),) if gate] + limits, default=0)
-        ttl_rule = any(configured.id == "TTL003" for configured in engine.rules)
-        #: a TTL given is judged when it is longer than this (ms), or always when a namespace has a minimum
-        self.ttl_gate_ms = _ttl_gate(engine) * 1000
+        #: the smallest value (bytes) and reply (elements) a fact rule can report: smaller ones are not judged
+        self.value_gate = _smallest(engine, _BYTE_LIMITS)
+        self.element_gate = min(
+            filter(None, (_smallest(engine, _ELEMENT_LIMITS), *(ns.max_elements for ns in namespaces))), default=0
+        )
+        ttl_rule = "TTL003" in self.enabled
+        #: a TTL given is judged when it is longer than this (ms; 0: never), or always when a namespace has a
+        #: minimum: the shortest `max-seconds` option or namespace `ttl-max` TTL003 compares with
+        maximums = (_smallest(engine, ("max_seconds",)), *(ns.ttl_max_seconds for ns in namespaces))
+        self.ttl_gate_ms = min(filter(None, maximums), default=0) * 1000 if ttl_rule else 0
         self.ttl_always = ttl_rule and any(ns.ttl_min_seconds is not None for ns in namespaces)
         #: the values whose first bytes say they are serialized (pickle, Java) are judged whatever their size
-        self.serialized = any(configured.id == "VAL006" for configured in engine.rules)
+        self.serialized = "VAL006" in self.enabled
 
     def key(self, name: bytes, key_type: str | None = None) -> NameVerdict:
         """The name verdict of a key, with the type its command implies (None: any type)."""
@@ -130,13 +135,3 @@ def _smallest(engine: Engine, names: tuple[str, ...]) -> int:
             if isinstance(value, int) and not isinstance(value, bool) and value > 0:
                 limits.append(value)
     return min(limits, default=0)
-
-
-def _ttl_gate(engine: Engine) -> int:
-    """The shortest TTL (seconds) an enabled rule can call too long: `max-seconds` options and the namespaces'
-    `ttl-max` (0: no rule judges a TTL given)."""
-    limits = [_smallest(engine, ("max_seconds",))]
-    if limits[0] or any(configured.rule.meta.id == "TTL003" for configured in engine.rules):
-        limits += [ns.ttl_max_seconds for ns in engine.namespaces if ns.ttl_max_seconds]
-    positive = [limit for limit in limits if limit]
-    return min(positive, default=0)

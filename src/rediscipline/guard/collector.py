@@ -109,7 +109,7 @@ class Collector:
     def before(self, args: tuple[object, ...], state: GuardState) -> Sending | tuple[object, ...]:
         """Judge a command about to be sent; raise in `raise` mode; apply the fixes. Returns the arguments to
         send when that is all there is to do, else a `Sending`."""
-        site = self.sites.at(self.sites.frame())
+        site = self.sites.here()
         command, reading, found = self.judging.direct(args, site, state.encoding)
         self._sent.add(1)
         fixes = self.fixes
@@ -143,7 +143,7 @@ class Collector:
     def queued(self, pipeline: Any, args: tuple[object, ...], state: GuardState) -> tuple[object, ...]:
         """A command queued on a pipeline: its site noted, the one-command fixes applied, and the pipeline
         sent early when the `flush` fix says it holds enough (never a transaction)."""
-        site = self.sites.at(self.sites.frame())
+        site = self.sites.here()
         if self.fixes.ttl_jitter or self.fixes.unlink:
             command = self.judging.command(args)
             args, applied = self.fixes.rewrite(command.name, args, len(args) - len(command.ops))
@@ -158,12 +158,12 @@ class Collector:
 
     def flushing(self, state: GuardState) -> None:
         """The `flush` fix sends a pipeline early: counted at the site of the command that filled it."""
-        self.fixed.add(FLUSH, state.queued[-1][1] if state.queued else self.sites.at(self.sites.frame()))
+        self.fixed.add(FLUSH, state.queued[-1][1] if state.queued else self.sites.here())
         state.flushing = True
 
     def executing(self, pipeline: Any, state: GuardState) -> None:
         """A pipeline about to be sent: judge what it queued; in `raise` mode refuse it whole."""
-        site = self.sites.at(self.sites.frame())
+        site = self.sites.here()
         queued = list(state.queued)
         state.queued.clear()
         self._sent.add(len(queued))
@@ -187,32 +187,22 @@ class Collector:
 
     def monitoring(self, state: GuardState) -> None:
         """`client.monitor()`: redis-py sends MONITOR on a connection of its own, below the seams."""
-        site = self.sites.at(self.sites.frame())
-        _command, _reading, found = self.judging.direct(("MONITOR",), site, state.encoding)
-        self._sent.add(1)
-        if found:
-            self.react(found, refusable=True)
+        self._alone(("MONITOR",), state.encoding, sent=True)
 
     def transaction_started(self, state: GuardState) -> None:
-        site = self.sites.at(self.sites.frame())
-        _command, _reading, found = self.judging.direct(("MULTI",), site, state.encoding)
-        if found:
-            self.react(found, refusable=True)
+        """`pipe.multi()`: the MULTI goes out with the pipeline; the transaction is judged where it starts."""
+        self._alone(("MULTI",), state.encoding, sent=False)
 
     # -- pub/sub -----------------------------------------------------------------------------------------
 
     def subscribing(self, pubsub: Any, args: tuple[object, ...], state: GuardState) -> None:
         """A (un)subscription: judged with the channels the object already holds (PUB002's limit)."""
-        site = self.sites.at(self.sites.frame())
         held = frozenset(
             to_bytes(name, state.encoding, "replace")
             for table in ("channels", "patterns", "shard_channels")
             for name in (getattr(pubsub, table, None) or {})
         )
-        _command, _reading, found = self.judging.direct(args, site, state.encoding, held=held)
-        self._sent.add(1)
-        if found:
-            self.react(found, refusable=True)
+        self._alone(args, state.encoding, sent=True, held=held)
 
     # -- reacting ----------------------------------------------------------------------------------------
 
@@ -277,10 +267,24 @@ class Collector:
     def connected_to(self, db: int, encoding: str) -> None:
         """A client made for database `db`: redis-py sends SELECT on every connection, below the seams the
         guard wraps, so the SELECT is judged at the `guard()` call site."""
-        site = self.sites.at(self.sites.frame())
-        _command, _reading, found = self.judging.direct(("SELECT", db), site, encoding)
+        self._alone(("SELECT", db), encoding, sent=False, refusable=False)
+
+    def _alone(
+        self,
+        args: tuple[object, ...],
+        encoding: str,
+        *,
+        sent: bool,
+        refusable: bool = True,
+        held: frozenset[bytes] = frozenset(),
+    ) -> None:
+        """Judge one command that passes no `execute_command` seam, at the application's call site; `sent`:
+        it is sent now (counted among the commands judged); `held`: see `Judging.direct`."""
+        _command, _reading, found = self.judging.direct(args, self.sites.here(), encoding, held=held)
+        if sent:
+            self._sent.add(1)
         if found:
-            self.react(found, refusable=False)
+            self.react(found, refusable=refusable)
 
 
 class _Tally:

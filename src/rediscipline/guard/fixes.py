@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rediscipline.sources.runtime.reading import number
+from rediscipline.sources.runtime.reading import number, option_word
 
 TTL_JITTER, CHUNK, FLUSH, UNLINK = "ttl-jitter", "chunk", "flush", "unlink"
 #: The defaults come from the conventions: 10% jitter, 100 keys per request, 200 commands per pipeline.
@@ -182,7 +182,7 @@ def _jitter(name: str, args: tuple[object, ...], start: int, fraction: float) ->
             return None
         first, keywords = options
         for i in range(start + first, len(args) - 1):
-            if _keyword(args[i]) in keywords:
+            if option_word(args[i]) in keywords:
                 position = i + 1
                 break
     if position is None or position >= len(args):
@@ -192,11 +192,3 @@ def _jitter(name: str, args: tuple[object, ...], start: int, fraction: float) ->
         return None
     extra = random.randint(0, int(value * fraction))
     return (*args[:position], value + extra, *args[position + 1 :])
-
-
-def _keyword(value: object) -> str:
-    if isinstance(value, bytes) and len(value) <= 2:
-        return value.decode("ascii", "replace").upper()
-    if isinstance(value, str) and len(value) <= 2:
-        return value.upper()
-    return ""

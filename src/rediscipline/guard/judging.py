@@ -97,7 +97,6 @@ class OpenWrite:
     reading: Reading
     site: Location
     touched: bool
-    transaction: bool
 
 
 class Judging:
@@ -108,9 +107,8 @@ class Judging:
         self.judge = judge
         self.ttls = TtlRuns()
         self.loops = LoopRuns()
-        enabled = {configured.id for configured in judge.engine.rules}
         #: runs are followed only for the rules that read them (BAT002: a loop; TTL007: a constant TTL)
-        self.follow_loops, self.follow_ttls = "BAT002" in enabled, "TTL007" in enabled
+        self.follow_loops, self.follow_ttls = "BAT002" in judge.enabled, "TTL007" in judge.enabled
         self.call_commands = frozenset(READERS) | _listed_commands(judge)
         self._plans: dict[object, Plan] = {}
 
@@ -148,6 +146,14 @@ class Judging:
             name in ONE_KEY and name not in READERS and not judged and not called and not reads,
         )
 
+    def _clean_key(self, command: Command, encoding: str) -> bytes | None:
+        """The key of a plain command (one key, judged by the naming rules alone) when its name breaks
+        nothing: then nothing else of the command is read. None otherwise."""
+        if not command.plan.plain or not command.ops:
+            return None
+        key = to_bytes(command.ops[0], encoding, "replace")
+        return None if self.judge.key(key, command.plan.key_type).violations else key
+
     # -- one command sent at once ---------------------------------------------------------------------
 
     def direct(
@@ -160,10 +166,8 @@ class Judging:
         command = self.command(args)
         plan = command.plan
         loop = self.loops.add(site, plan.name) if self.follow_loops and plan.name not in CURSORS else None
-        if plan.plain and loop is None and command.ops:
-            key = to_bytes(command.ops[0], encoding, "replace")
-            if not self.judge.key(key, plan.key_type).violations:
-                return command, None, []
+        if loop is None and self._clean_key(command, encoding) is not None:
+            return command, None, []
         reading = read_command(command.name, command.words, command.ops, encoding)
         if held and reading.batch is not None and command.name in SUBSCRIPTIONS:
             named = {to_bytes(op, encoding, "replace") for op in command.ops}
@@ -210,11 +214,10 @@ class Judging:
         expired: dict[bytes, int] = {}  # key → the last position of an EXPIRE of it
         for index, (command, _where) in enumerate(commands):
             plan = command.plan
-            if plan.plain and command.ops:
-                key = to_bytes(command.ops[0], encoding, "replace")
-                if not self.judge.key(key, plan.key_type).violations:
-                    readings.append(key)
-                    continue
+            key = self._clean_key(command, encoding)
+            if key is not None:
+                readings.append(key)
+                continue
             reading = read_command(plan.name, plan.words, command.ops, encoding)
             readings.append(reading)
             if plan.expires and reading.keys:
@@ -236,7 +239,7 @@ class Judging:
             touched = bool(reading.keys) and reading.keys[0] in seen
             seen.update(reading.keys)
             if expiry is None and not final and reading.keys and command.plan.called:
-                open_writes[reading.keys[0]] = OpenWrite(command, reading, where, touched, transaction)
+                open_writes[reading.keys[0]] = OpenWrite(command, reading, where, touched)
                 expiry = EXPIRY_UNKNOWN  # a later part may hold its EXPIRE
             found += self._judge(
                 command,
@@ -259,15 +262,13 @@ class Judging:
 
     def _still_open(self, open_writes: dict[bytes, OpenWrite]) -> list[Found]:
         """The writes of earlier parts no EXPIRE closed: what judging them without a TTL adds to what they
-        were judged with."""
+        were judged with. (Only a pipeline that is not a transaction is sent in parts.)"""
         found: list[Found] = []
         for write in open_writes.values():
             verdicts = [self.judge.key(key, write.command.plan.key_type) for key in write.reading.keys]
-            command, reading, touched, transaction = write.command, write.reading, write.touched, write.transaction
-            judged = self._call(
-                command, reading, verdicts, EXPIRY_UNKNOWN, None, touched, False, None, True, transaction
-            )
-            unpaired = self._call(command, reading, verdicts, None, None, touched, False, None, True, transaction)
+            command, reading, touched = write.command, write.reading, write.touched
+            judged = self._call(command, reading, verdicts, EXPIRY_UNKNOWN, None, touched, False, None, True, False)
+            unpaired = self._call(command, reading, verdicts, None, None, touched, False, None, True, False)
             already = {(v.rule_id, v.code) for v in judged}
             missing = tuple(v for v in unpaired if (v.rule_id, v.code) not in already)
             if missing:

@@ -46,9 +46,11 @@ class CallSites:
         self._library: dict[CodeType, bool] = {}
         self._locations: dict[tuple[CodeType, int], Location] = {}
 
-    def frame(self, depth: int = 1) -> FrameType | None:
-        """The application's frame that led to the caller of this method (`depth` frames up first)."""
-        frame: FrameType | None = sys._getframe(depth + 1)
+    def here(self) -> Location:
+        """The application's call site of what is being judged: walking out from the caller, the first frame
+        that is not library code (UNKNOWN when there is none: a command sent by a library thread of its own).
+        The location of a (code, line) pair is built once."""
+        frame: FrameType | None = sys._getframe(1)
         library = self._library
         while frame is not None:
             code = frame.f_code
@@ -56,13 +58,8 @@ class CallSites:
             if inside is None:
                 inside = library[code] = self._is_library(code.co_filename)
             if not inside:
-                return frame
+                break
             frame = frame.f_back
-        return None
-
-    def at(self, frame: FrameType | None) -> Location:
-        """The location of an application frame (UNKNOWN when there is none: a command sent by a library
-        thread of its own)."""
         if frame is None:
             return UNKNOWN
         key = (frame.f_code, frame.f_lineno)
@@ -79,9 +76,6 @@ class CallSites:
                 self._locations.clear()
             self._locations[key] = found
         return found
-
-    def here(self, depth: int = 1) -> Location:
-        return self.at(self.frame(depth + 1))
 
     def _is_library(self, filename: str) -> bool:
         if filename.startswith("<"):

@@ -61,7 +61,7 @@ def number(value: object) -> int | float | None:
         return None
 
 
-def _word(value: object) -> str:
+def option_word(value: object) -> str:
     """An option keyword, upper-cased (`"ex"` → `EX`); "" for a long argument, which is never one."""
     if isinstance(value, (bytes, str)) and len(value) <= _SHORT:
         text = value.decode("ascii", "replace") if isinstance(value, bytes) else value
@@ -103,7 +103,7 @@ def _options(ops: Sequence[object], start: int, table: _Options, stop: str | Non
     found: dict[str, Literal] = {}
     i = start
     while i < len(ops):
-        word = _word(ops[i])
+        word = option_word(ops[i])
         if word == stop:
             break
         if word in table.valued and i + 1 < len(ops):
@@ -263,8 +263,8 @@ def _flagged_items(table: _Options, width: int, parameter: str) -> _Reader:
     def read(base: Reading, ops: Sequence[object]) -> Reading:
         i = 1
         flags: dict[str, Literal] = {}
-        while i < len(ops) and _word(ops[i]) in table.flags:
-            flags[table.flags[_word(ops[i])]] = True
+        while i < len(ops) and option_word(ops[i]) in table.flags:
+            flags[table.flags[option_word(ops[i])]] = True
             i += 1
         members = tuple(ops[i + width - 1 :: width])
         return Reading(

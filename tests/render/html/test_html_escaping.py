@@ -12,7 +12,7 @@ from rediscipline.api import check_key_names
 from rediscipline.api.code import CodeCheckOptions, check_code
 from rediscipline.render.html.page import assets
 from rediscipline.render.html.words import WORDS
-from tests.render.html.page_parts import csp_hash, parse, render
+from tests.render.html.page_parts import csp_hash, render
 
 HOSTILE = [
     b"<img src=x onerror=alert(1)>:1",
@@ -27,7 +27,7 @@ HOSTILE = [
 #: The tags our templates write: anything else in a page came from data.
 OUR_TAGS = {
     "html", "head", "meta", "title", "style", "body", "main", "h1", "h2", "h3", "h4", "header", "dl", "dt", "dd",
-    "div", "span", "b", "p", "section", "ul", "li", "figure", "figcaption", "svg", "rect", "title", "line", "text",
+    "div", "span", "b", "p", "section", "ul", "li", "figure", "figcaption", "svg", "rect", "line", "text",
     "details", "summary", "article", "blockquote", "cite", "label", "input", "select", "option", "button", "code",
     "pre", "table", "thead", "tbody", "tr", "th", "td", "a", "footer", "script", "em", "strong", "ol",
 }  # fmt: skip

@@ -8,6 +8,7 @@ from typing import TextIO
 from rediscipline.model.report import Report
 from rediscipline.render.github import render_github
 from rediscipline.render.json_output import render_json
+from rediscipline.render.markdown import render_markdown
 from rediscipline.render.sarif import render_sarif
 from rediscipline.render.text import render_text
 
@@ -18,4 +19,5 @@ RENDERERS: dict[str, Renderer] = {
     "json": render_json,
     "sarif": render_sarif,
     "github": render_github,
+    "markdown": render_markdown,
 }

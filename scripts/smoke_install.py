@@ -170,7 +170,17 @@ def install(smoke: Smoke, wheel: Path) -> None:
     smoke.run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(wheel)], cwd=smoke.base)
     listed = smoke.run([python, "-m", "pip", "list", "--format", "json", "--disable-pip-version-check"])
     installed = {row["name"].lower() for row in json.loads(listed.stdout)}
-    dev_only = installed & {"pytest", "hypothesis", "mypy", "ruff", "deptry", "import-linter", "build", "jsonschema"}
+    dev_only = installed & {
+        "pytest",
+        "hypothesis",
+        "mypy",
+        "ruff",
+        "deptry",
+        "import-linter",
+        "build",
+        "jsonschema",
+        "cmarkgfm",
+    }
     expect(not dev_only, f"the bare virtualenv holds dev packages: {sorted(dev_only)}")
     extras = installed & {"dask", "distributed"}
     expect(not extras, f"the bare virtualenv holds the optional dask extra: {sorted(extras)}")

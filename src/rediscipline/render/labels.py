@@ -118,6 +118,10 @@ LABELS = {
         "{n} shards: {complete} complete, {partial} partial, {failed} not read",
         "{n} 个分片：{complete} 个完整，{partial} 个部分，{failed} 个未读取",
     ),
+    "md-sampled": Text(
+        "sampled {sampled} of {population} keys (rate {rate}): counts marked ≈ are estimates",
+        "从 {population} 个 Key 中抽样 {sampled} 个（比例 {rate}）：标有 ≈ 的数量为估计值",
+    ),
     "md-stopped": Text("the scan stopped early: {reason}", "扫描提前结束：{reason}"),
     "md-more-inputs": Text("and {n} more", "另有 {n} 个"),
     "md-severity": Text("severity", "级别"),

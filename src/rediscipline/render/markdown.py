@@ -54,15 +54,15 @@ def size(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-def fitting(lines: Iterable[str], budget: int, most: int | None = None) -> tuple[list[str], int]:
-    """The first `lines` (at most `most`) that fit together in `budget` (each with its newline), and how
-    many were left out; `lines` is read to its end, so give it bounded input."""
+def fitting(lines: Iterable[str], budget: int) -> tuple[list[str], int]:
+    """The first `lines` that fit together in `budget` (each with its newline), and how many were left out;
+    `lines` is read to its end (to count them), so give it bounded input."""
     kept: list[str] = []
     used = 0
     left = 0
     for line in lines:
         cost = size(line) + 1
-        if left or (most is not None and len(kept) >= most) or used + cost > budget:
+        if left or used + cost > budget:
             left += 1
             continue
         kept.append(line)
@@ -169,6 +169,10 @@ def _summary_lines(report: Report, lang: str, sites: bool) -> list[str]:
         lines.append(f"- **{md(label('md-score', lang))}:** " + md(score))
     if not sites or (stats.keys and run.layout != LAYOUT_SITES):  # code has templates, not keys
         keys = label("scanned", lang, keys=f"{stats.keys:,}", patterns=f"{stats.patterns:,}")
+        sampling = stats.keyspace.sampling if stats.keyspace is not None else None
+        if sampling is not None:
+            population, rate = f"{sampling.population:,}", f"{sampling.rate:.4g}"
+            keys += " · " + label("md-sampled", lang, sampled=f"{sampling.sampled:,}", population=population, rate=rate)
         lines.append(f"- **{md(label('md-keys', lang))}:** " + md(keys))
     counts = report.count_by_severity()
     by_severity = " · ".join(f"{SEVERITY[s].in_(lang)} {counts[s]:,}" for s in sorted(counts, reverse=True))

@@ -12,6 +12,7 @@ from rich.table import Table
 
 from rediscipline.cli.options import plain_console
 from rediscipline.model.text import LANGUAGES
+from rediscipline.render.citations import citation_fields, with_citations
 from rediscipline.rules import default_registry
 from rediscipline.rules.base import FAMILIES, Rule
 from rediscipline.rules.options import specs
@@ -27,6 +28,7 @@ def _rule_dict(cls: type[Rule[Any]], lang: str) -> dict[str, Any]:
         "default_severity": meta.severity.label,
         "where": list(meta.where),
         "sources": list(meta.sources),
+        "citations": citation_fields(meta.citations),
         "options": [
             {"name": s.name, "type": s.type_name, "default": _jsonable(s.default), "doc": s.doc}
             for s in specs(cls.Options)
@@ -75,7 +77,7 @@ def rules_command(output_format: str, lang: str) -> None:
 )
 @click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
 def rule_command(rule_ids: tuple[str, ...], output_format: str, lang: str) -> None:
-    """Show the full documentation of a rule (its docstring, options and sources)."""
+    """Show the full documentation of a rule (its docstring, cited sentences and options)."""
     registry = default_registry()
     classes = [registry.get(token) for token in rule_ids]
     if output_format == "json":
@@ -92,7 +94,8 @@ def rule_command(rule_ids: tuple[str, ...], output_format: str, lang: str) -> No
 
 
 def rule_markdown(cls: type[Rule[Any]], lang: str = "en") -> str:
-    """The rule page: title line, metadata, then the docstring sections, then the option table."""
+    """The rule page: title line, metadata, the docstring sections with the sentences of its sources after
+    the Source section (in `lang`; English adds the Chinese original), then the option table."""
     meta = cls.meta
     lines = [
         f"# {meta.id} {meta.slug}: {meta.title.in_(lang)}",
@@ -101,7 +104,7 @@ def rule_markdown(cls: type[Rule[Any]], lang: str = "en") -> str:
         f"- default severity: {meta.severity.label}",
         f"- checked in: {', '.join(meta.where)}",
         "",
-        meta.doc,
+        with_citations(meta.doc, meta.citations, lang),
     ]
     option_specs = specs(cls.Options)
     if option_specs:

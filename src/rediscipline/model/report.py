@@ -23,6 +23,18 @@ _NO_TITLE = Text("", "")  # Text is immutable: one shared default is safe
 
 
 @dataclass(frozen=True, slots=True)
+class Citation:
+    """The sentence a rule enforces, from one convention section it cites.
+
+    `source` is the reference as the rule gives it (`000 §Key 名字如何设计 — 大小`); `text.zh` is the
+    document's own words (pieces joined by `……` where text is left out), `text.en` their translation.
+    """
+
+    source: str
+    text: Text
+
+
+@dataclass(frozen=True, slots=True)
 class RuleMeta:
     """What a renderer needs to know about a rule, so it never has to reach into the rule registry."""
 
@@ -35,6 +47,8 @@ class RuleMeta:
     sources: tuple[str, ...]  # cited convention sections, e.g. "000 §Key 名字如何设计 — 大小"
     doc: str = ""
     family_title: Text = _NO_TITLE
+    #: The sentence each source states, in the order of `sources` (rules/citations.toml).
+    citations: tuple[Citation, ...] = ()
 
 
 #: How many patterns the text report lists unless told (`--patterns`).

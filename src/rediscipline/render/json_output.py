@@ -19,6 +19,7 @@ from rediscipline.model.keyspace import Bucket, ExpiryTimeline, TopKey
 from rediscipline.model.location import Location
 from rediscipline.model.report import REPORT_SCHEMA, Report
 from rediscipline.redis_meta.keyslot import key_slot
+from rediscipline.render.citations import citation_fields
 from rediscipline.render.libraries import library_fields
 from rediscipline.render.names import LongNames, name_fields
 from rediscipline.render.notes import note_text
@@ -315,6 +316,7 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
                 "default_severity": meta.severity.label,
                 "where": list(meta.where),
                 "sources": list(meta.sources),
+                "citations": citation_fields(meta.citations),
             }
             for rule_id, meta in sorted(report.rules.items())
         },

@@ -47,6 +47,7 @@ from rediscipline.model.report import RuleMeta
 from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.rules.citations import citations_for
 from rediscipline.rules.options import RuleOptions
 
 #: Where a rule can be checked, in the order the catalog shows them.
@@ -387,6 +388,8 @@ def rule(
 ) -> Callable[[type[Any]], type[Any]]:
     """Attach metadata to a rule class; validates the id format and the `where` names.
 
+    The meta's `citations` hold the sentence of each source, from the table `rules.citations` reads once.
+
     `overlaps` is an overlap table (the whole table: the rows naming this rule are kept): they set
     `defers_to` and are written as the doc's `Overlaps` section.
     """
@@ -415,6 +418,7 @@ def rule(
             sources=sources,
             doc=doc,
             family_title=FAMILIES[match.group(1)],
+            citations=citations_for(id, sources),
         )
         return cls
 

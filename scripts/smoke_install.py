@@ -8,7 +8,8 @@
    index and no dev extras: an undeclared runtime import fails here, whatever the development venv holds.
 3. From an empty working folder (no convention file, not this checkout), each command runs through the
    installed `rediscipline` and its exit code and key output are asserted: `--version`, `--help`,
-   `python -m rediscipline --help`, `rules`, `rule KEY005`, `keys` on examples/demo-keys.txt, `check` on
+   `python -m rediscipline --help`, `rules`, `rule KEY005` (and in Chinese, from the translations the wheel
+   ships as package data), `keys` on examples/demo-keys.txt, `check` on
    examples/sample-project (exact findings), `scan` of a throwaway redis-server filled with a few keys, and
    `scan` of the dump that server writes with SAVE; the local process pool of `rediscipline.api.executors`,
    and the one line that asks for the `dask` extra when a Dask scheduler is named without it.
@@ -156,6 +157,7 @@ def check_sdist(sdist: Path) -> None:
         "src/rediscipline/__init__.py",
         "src/rediscipline/cli/entry.py",
         "src/rediscipline/settings/presets/default.toml",
+        "src/rediscipline/rules/docs_zh/KEY005.md",
         "examples/demo-keys.txt",
     ):
         expect(needed in names, f"{sdist.name} lacks {needed}")
@@ -208,6 +210,11 @@ def check_rules(smoke: Smoke) -> None:
     page = smoke.tool("rule", "KEY005").stdout
     expect(page.startswith("# KEY005 key-length: "), f"`rule KEY005` starts with {page[:60]!r}")
     expect("## Option reference" in page, "`rule KEY005` has no option reference")
+    page_zh = smoke.tool("rule", "KEY005", "--lang", "zh").stdout
+    title = "# KEY005 key-length：键名过长\n"
+    expect(page_zh.startswith(title), f"`rule KEY005 --lang zh` starts with {page_zh[:60]!r}")
+    translated = "\n## 检查什么\n按字节" in page_zh
+    expect(translated, "`rule KEY005 --lang zh` lacks its translation (src/rediscipline/rules/docs_zh)")
 
 
 def check_keys(smoke: Smoke) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from rediscipline.model.cluster import ClusterView
@@ -35,6 +35,17 @@ class RuleMeta:
     sources: tuple[str, ...]  # cited convention sections, e.g. "000 §Key 名字如何设计 — 大小"
     doc: str = ""
     family_title: Text = _NO_TITLE
+    #: The documentation in Chinese, or what reads it when first asked for (the rules pass a loader, so that
+    #: only a run that shows it reads it); `doc_in` picks the language.
+    doc_zh: str | Callable[[], str] = ""
+
+    def doc_in(self, lang: str) -> str:
+        """The documentation in `lang` ("en" or "zh"); the English one when there is no translation."""
+        if lang == "zh":
+            text = self.doc_zh() if callable(self.doc_zh) else self.doc_zh
+            if text:
+                return text
+        return self.doc
 
 
 #: How many patterns the text report lists unless told (`--patterns`).

@@ -1,10 +1,11 @@
 """Every rule's documentation has a Chinese translation that follows the English one.
 
 The translation (src/rediscipline/rules/docs_zh/<ID>.md, `rules.translation`) has the same sections under the
-fixed Chinese headings (`HEADINGS_ZH`), the same bullets, the same code blocks, every option name and number of
-the English text, its citations, and no English sentence left; its first line records the English text it
-translates, so a docstring changed without its translation fails here. `RuleMeta.doc_in("zh")` serves it, with
-the `Overlaps` section of naming rules written in Chinese from their overlap rows.
+fixed Chinese headings (`HEADINGS_ZH`), the same paragraphs and bullets, the same code blocks, every option
+name and number of the English text, its citations, and no English sentence left; its first line records the
+English text it translates, so a docstring changed without its translation fails here.
+`RuleMeta.doc_in("zh")` serves it, with the `Overlaps` section of naming rules written in Chinese from their
+overlap rows.
 """
 
 from __future__ import annotations
@@ -50,6 +51,11 @@ def _prose(body: str) -> str:
     return _FENCED.sub("", body)
 
 
+def _paragraphs(body: str) -> int:
+    """Blocks between blank lines, a code block counted as one."""
+    return len(re.split(r"\n\s*\n", _FENCED.sub("```", body).strip()))
+
+
 @pytest.mark.parametrize("cls", RULES, ids=IDS)
 def test_every_rule_has_a_current_translation(cls: type[Rule[Any]]) -> None:
     rule_id = cls.meta.id
@@ -60,7 +66,7 @@ def test_every_rule_has_a_current_translation(cls: type[Rule[Any]]) -> None:
         "(CONTRIBUTING.md, Adding a rule)"
     )
     stamp = STAMP.format(english_stamp(cls.doc()))
-    assert found.stamp == english_stamp(cls.doc()), (
+    assert found[0] == english_stamp(cls.doc()), (
         f"{path} does not translate the current English documentation of {rule_id}: bring it up to date, then "
         f"make its first line {stamp}"
     )
@@ -71,11 +77,14 @@ def test_every_rule_has_a_current_translation(cls: type[Rule[Any]]) -> None:
 def test_sections_and_bullets_match(cls: type[Rule[Any]]) -> None:
     english, chinese = doc_sections(_doc(cls)), doc_sections(_doc_zh(cls))
     assert list(chinese) == [HEADINGS_ZH[name] for name in english], cls.meta.id
-    assert _lead(_doc_zh(cls)) and _CJK.search(_lead(_doc_zh(cls))), f"{cls.meta.id}: no translated first line"
+    lead = _lead(_doc_zh(cls))
+    assert _CJK.search(lead), f"{cls.meta.id}: no translated first line"
+    assert _paragraphs(lead) == _paragraphs(_lead(_doc(cls))), f"{cls.meta.id}: paragraphs before the sections"
     for name, body in english.items():
         zh = chinese[HEADINGS_ZH[name]]
         assert zh.strip(), f"{cls.meta.id}: section {HEADINGS_ZH[name]} is empty"
         assert len(_bullets(zh)) == len(_bullets(body)), f"{cls.meta.id}: bullets of {HEADINGS_ZH[name]}"
+        assert _paragraphs(zh) == _paragraphs(body), f"{cls.meta.id}: paragraphs of {HEADINGS_ZH[name]}"
 
 
 @pytest.mark.parametrize("cls", RULES, ids=IDS)

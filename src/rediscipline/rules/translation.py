@@ -41,17 +41,11 @@ def english_stamp(doc: str) -> str:
     return hashlib.sha256(doc.encode("utf-8")).hexdigest()[:12]
 
 
-@dataclass(frozen=True, slots=True)
-class Translation:
-    """A translation file: the stamp its first line records ("" when it has none) and the text after it."""
-
-    stamp: str
-    text: str
-
-
 @functools.cache
-def read_translation(rule_id: str) -> Translation | None:
-    """The translation of a rule's docstring, None when the rule has none. The file is read beside this module
+def read_translation(rule_id: str) -> tuple[str, str] | None:
+    """The translation of a rule's docstring as (the stamp its first line records, "" when it has none; the text
+    after it), None when the rule has none. A plain tuple: a class more would cost every import of the rules
+    half a millisecond, for what only this module and the tests read. The file is read beside this module
     (the wheel installs the folder with the package) through `os.path`, which every run has imported already:
     `importlib.resources` or `pathlib` are not imported by the rules, and would cost 10–30 ms for one path."""
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), FOLDER, f"{rule_id}.md")
@@ -63,8 +57,8 @@ def read_translation(rule_id: str) -> Translation | None:
     first, _, rest = content.partition("\n")
     prefix, suffix = STAMP.split("{}")
     if first.startswith(prefix) and first.endswith(suffix):
-        return Translation(first[len(prefix) : -len(suffix)], rest.strip("\n"))
-    return Translation("", content.strip("\n"))
+        return first[len(prefix) : -len(suffix)], rest.strip("\n")
+    return "", content.strip("\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,4 +73,4 @@ class ChineseDoc:
         found = read_translation(self.rule_id)
         if found is None:
             return ""
-        return found.text + ("\n\n" + self.overlaps if self.overlaps else "")
+        return found[1] + ("\n\n" + self.overlaps if self.overlaps else "")

@@ -9,8 +9,9 @@
 3. From an empty working folder (no convention file, not this checkout), each command runs through the
    installed `rediscipline` and its exit code and key output are asserted: `--version`, `--help`,
    `python -m rediscipline --help`, `rules`, `rule KEY005` (with a sentence from the packaged citation
-   table), `keys` on examples/demo-keys.txt, `check` on examples/sample-project (exact findings), `scan` of
-   a throwaway redis-server filled with a few keys, and
+   table, and in Chinese from the translations the wheel ships as package data), `keys` on
+   examples/demo-keys.txt, `check` on examples/sample-project (exact findings), `scan` of a throwaway
+   redis-server filled with a few keys, and
    `scan` of the dump that server writes with SAVE; the local process pool of `rediscipline.api.executors`,
    and the one line that asks for the `dask` extra when a Dask scheduler is named without it.
 
@@ -158,6 +159,7 @@ def check_sdist(sdist: Path) -> None:
         "src/rediscipline/cli/entry.py",
         "src/rediscipline/settings/presets/default.toml",
         "src/rediscipline/rules/citations.toml",
+        "src/rediscipline/rules/docs_zh/KEY005.md",
         "examples/demo-keys.txt",
     ):
         expect(needed in names, f"{sdist.name} lacks {needed}")
@@ -220,9 +222,14 @@ def check_rules(smoke: Smoke) -> None:
     page = smoke.tool("rule", "KEY005").stdout
     expect(page.startswith("# KEY005 key-length: "), f"`rule KEY005` starts with {page[:60]!r}")
     expect("## Option reference" in page, "`rule KEY005` has no option reference")
+    page_zh = smoke.tool("rule", "KEY005", "--lang", "zh").stdout
+    title = "# KEY005 key-length：键名过长\n"
+    expect(page_zh.startswith(title), f"`rule KEY005 --lang zh` starts with {page_zh[:60]!r}")
+    translated = "\n## 检查什么\n按字节" in page_zh
+    expect(translated, "`rule KEY005 --lang zh` lacks its translation (src/rediscipline/rules/docs_zh)")
     # the cited sentences come from the package's data file, which the wheel must hold
     quote = "  - “建议控制在 30 个字节内，尽可能不超过 128 字节，"
-    expect(quote in smoke.tool("rule", "KEY005", "--lang", "zh").stdout, "`rule KEY005 --lang zh` lacks its quote")
+    expect(quote in page_zh, "`rule KEY005 --lang zh` lacks its quote")
 
 
 def check_keys(smoke: Smoke) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from rediscipline.model.cluster import ClusterView
@@ -49,6 +49,17 @@ class RuleMeta:
     family_title: Text = _NO_TITLE
     #: The sentence each source states, in the order of `sources` (rules/citations.toml).
     citations: tuple[Citation, ...] = ()
+    #: The documentation in Chinese, or what reads it when first asked for (the rules pass a loader, so that
+    #: only a run that shows it reads it); `doc_in` picks the language.
+    doc_zh: str | Callable[[], str] = ""
+
+    def doc_in(self, lang: str) -> str:
+        """The documentation in `lang` ("en" or "zh"); the English one when there is no translation."""
+        if lang == "zh":
+            text = self.doc_zh() if callable(self.doc_zh) else self.doc_zh
+            if text:
+                return text
+        return self.doc
 
 
 #: How many patterns the text report lists unless told (`--patterns`).

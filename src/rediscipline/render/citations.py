@@ -14,9 +14,10 @@ from rediscipline.model.report import Citation
 from rediscipline.model.text import Text
 
 #: The heading of the section that follows a rule doc's `Source` section.
-CITATIONS_SECTION = "Cited sentences"
+CITATIONS_SECTION = Text("Cited sentences", "引用的原文")
 ORIGINAL = Text("original", "原文")
-_SOURCE_HEADING = "## Source"
+#: A rule doc's `Source` section, in its English and its Chinese documentation.
+_SOURCE_HEADINGS = ("## Source", "## 依据")
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>~|])")
 
 
@@ -34,7 +35,7 @@ def citations_section(citations: Sequence[Citation], lang: str, markdown: bool =
     original). With `markdown`, the quotes are escaped so that no character of a quote is read as markup
     (`<description>`, `user_session_token`)."""
     escape = _escape if markdown else _plain
-    lines = [f"## {CITATIONS_SECTION}"]
+    lines = [f"## {CITATIONS_SECTION.in_(lang)}"]
     for citation in citations:
         lines.append(f"- {escape(citation.source)}")
         lines.append(f"  - {quoted(escape(citation.text.in_(lang)))}")
@@ -49,7 +50,7 @@ def with_citations(doc: str, citations: Sequence[Citation], lang: str, markdown:
     if not citations:
         return doc
     section = citations_section(citations, lang, markdown)
-    start = doc.find(_SOURCE_HEADING)
+    start = max(doc.find(heading) for heading in _SOURCE_HEADINGS)
     end = doc.find("\n## ", start + 1) if start >= 0 else -1
     if end < 0:
         return f"{doc.rstrip()}\n\n{section}"

@@ -3,17 +3,16 @@ JSON (`rediscipline.fleet`: a summary, and each target with its whole `rediscipl
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any, TextIO
 
 from rich.text import Text as RichText
 
-from rediscipline.model.display import QUOTE_LIMIT, cut_text, display_text, inert, json_safe
+from rediscipline.model.display import QUOTE_LIMIT, cut_text, display_text, inert
 from rediscipline.model.fleet import FLEET_SCHEMA, FleetReport, TargetResult
 from rediscipline.model.severity import Severity
 from rediscipline.model.units import human_bytes
-from rediscipline.render.json_output import report_to_dict
+from rediscipline.render.json_output import dump_document, report_to_dict
 from rediscipline.render.labels import SEVERITY, label
 from rediscipline.render.text import console_for
 from rediscipline.render.text_live import table
@@ -109,7 +108,7 @@ def _target(target: TargetResult, lang: str) -> dict[str, Any]:
 
 
 def render_fleet_json(fleet: FleetReport, stream: TextIO, lang: str = "en", color: bool = False) -> None:
-    stream.write(json_safe(json.dumps(fleet_to_dict(fleet, lang), ensure_ascii=False, indent=2)))
+    stream.write(dump_document(fleet_to_dict(fleet, lang)))
     stream.write("\n")
 
 

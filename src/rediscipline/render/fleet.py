@@ -4,18 +4,17 @@ Markdown (the targets that could not be read, then the table; bounded as `render
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any, TextIO
 
 from rich.text import Text as RichText
 
-from rediscipline.model.display import QUOTE_LIMIT, TEXT_LIMIT, cut_text, display_text, inert, json_safe
+from rediscipline.model.display import QUOTE_LIMIT, TEXT_LIMIT, cut_text, display_text, inert
 from rediscipline.model.fleet import FLEET_SCHEMA, FleetReport, TargetResult
 from rediscipline.model.severity import Severity
 from rediscipline.model.units import human_bytes
 from rediscipline.render.html.fleet import render_fleet_html
-from rediscipline.render.json_output import report_to_dict
+from rediscipline.render.json_output import dump_document, report_to_dict
 from rediscipline.render.labels import SEVERITY, label
 from rediscipline.render.markdown import DOCUMENT_LIMIT, code, fitting, size, table_head, table_row
 from rediscipline.render.markdown_escape import md
@@ -113,7 +112,7 @@ def _target(target: TargetResult, lang: str) -> dict[str, Any]:
 
 
 def render_fleet_json(fleet: FleetReport, stream: TextIO, lang: str = "en", color: bool = False) -> None:
-    stream.write(json_safe(json.dumps(fleet_to_dict(fleet, lang), ensure_ascii=False, indent=2)))
+    stream.write(dump_document(fleet_to_dict(fleet, lang)))
     stream.write("\n")
 
 

@@ -14,10 +14,11 @@ from hypothesis import strategies as st
 
 from rediscipline.engine.flagged import FlaggedKeys
 from rediscipline.engine.groups import Groups, ResolvedViolation
-from rediscipline.engine.keyspace import KeyspaceCollector, namespace_of
+from rediscipline.engine.keyspace import KeyspaceCollector
 from rediscipline.engine.patterns import OVERFLOW_PATTERN, PatternTable
 from rediscipline.engine.unreadable import UnreadableTally
 from rediscipline.model.facts import KeyFact
+from rediscipline.model.keyspace import namespace_of
 from rediscipline.model.location import Location
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text

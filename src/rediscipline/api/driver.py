@@ -106,8 +106,14 @@ def run(
         config_file=settings.config_file,
         rules_enabled=len(checkable),
         layout=LAYOUT_PATTERNS if counts_keys else LAYOUT_SITES,
+        root=_base(root, settings),
     )
     return _report(result, kept, registry, run_info=run_info, notes=notes, outcomes=outcomes)
+
+
+def _base(root: str | None, settings: Settings) -> str:
+    """The folder relative paths of findings are relative to: `root`, else the convention file's, else here."""
+    return os.path.realpath(root if root is not None else settings.root if settings.root is not None else os.getcwd())
 
 
 def engine_spec(
@@ -193,7 +199,7 @@ def _filter(
     per fact, each in a file with its context (test code or not) and what the `tests` mode keeps of them."""
     notes: list[Note] = []
     kept = list(result.findings)
-    base = os.path.realpath(root if root is not None else settings.root if settings.root is not None else os.getcwd())
+    base = _base(root, settings)
     if result.directives or settings.file_ignores:  # nothing to suppress otherwise (key lists, servers, dumps)
         from rediscipline.suppress.apply import suppress
 

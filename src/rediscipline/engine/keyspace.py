@@ -29,11 +29,11 @@ from rediscipline.model.keyspace import (
     Sampling,
     TopKey,
     TypeStat,
+    namespace_of,
 )
 
 NAMESPACE_CAP = 2_000
 OTHER = "<other>"
-NO_NAMESPACE = "<no namespace>"
 TOP_KEYS = 20
 Z95 = 1.959964
 
@@ -82,14 +82,6 @@ class _Counter:
     memory: int = 0
     elements: int = 0
     with_ttl: int = 0
-
-
-def namespace_of(name: bytes) -> str:
-    """The first `:` level of a key or pattern, as `user:*`; names without `:` are `<no namespace>`."""
-    head, sep, _rest = name.partition(b":")
-    if not sep:
-        return NO_NAMESPACE
-    return head.decode("utf-8", "backslashreplace") + ":*"
 
 
 class KeyspaceCollector:

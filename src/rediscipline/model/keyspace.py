@@ -20,6 +20,8 @@ TTL_BUCKETS: tuple[tuple[str, float], ...] = (
     ("> 30 d", float("inf")),
 )
 NO_EXPIRY = "no expiry"
+#: The namespace of names without a `:` level.
+NO_NAMESPACE = "<no namespace>"
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,3 +108,11 @@ class KeyspaceStats:
     def not_measured(self) -> tuple[str, ...]:
         """The summary's fields no key carried, in a fixed order (empty for a full summary)."""
         return tuple(sorted(SUMMARY_FIELDS - self.measured))
+
+
+def namespace_of(name: bytes) -> str:
+    """The first `:` level of a key or pattern, as `user:*`; names without `:` are `<no namespace>`."""
+    head, sep, _rest = name.partition(b":")
+    if not sep:
+        return NO_NAMESPACE
+    return head.decode("utf-8", "backslashreplace") + ":*"

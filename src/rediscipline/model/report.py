@@ -52,6 +52,7 @@ class RunInfo:
     rules_enabled: int = 0  # the enabled rules that can be checked on this run's inputs
     layout: str = LAYOUT_PATTERNS
     patterns_shown: int | None = PATTERNS_SHOWN  # patterns the text report lists (None: all)
+    root: str | None = None  # the folder the relative paths of findings are relative to
 
 
 @dataclass(frozen=True, slots=True)

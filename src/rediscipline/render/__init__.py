@@ -7,6 +7,7 @@ from typing import TextIO
 
 from rediscipline.model.report import Report
 from rediscipline.render.github import render_github
+from rediscipline.render.html import render_html
 from rediscipline.render.json_output import render_json
 from rediscipline.render.sarif import render_sarif
 from rediscipline.render.text import render_text
@@ -18,4 +19,5 @@ RENDERERS: dict[str, Renderer] = {
     "json": render_json,
     "sarif": render_sarif,
     "github": render_github,
+    "html": render_html,
 }

@@ -13,6 +13,7 @@ from rediscipline.model.display import QUOTE_LIMIT, cut_text, display_text, iner
 from rediscipline.model.fleet import FLEET_SCHEMA, FleetReport, TargetResult
 from rediscipline.model.severity import Severity
 from rediscipline.model.units import human_bytes
+from rediscipline.render.html.fleet import render_fleet_html
 from rediscipline.render.json_output import report_to_dict
 from rediscipline.render.labels import SEVERITY, label
 from rediscipline.render.text import console_for
@@ -113,6 +114,10 @@ def render_fleet_json(fleet: FleetReport, stream: TextIO, lang: str = "en", colo
     stream.write("\n")
 
 
-FLEET_RENDERERS: dict[str, FleetRenderer] = {"text": render_fleet_text, "json": render_fleet_json}
+FLEET_RENDERERS: dict[str, FleetRenderer] = {
+    "text": render_fleet_text,
+    "json": render_fleet_json,
+    "html": render_fleet_html,
+}
 
 __all__ = ["FLEET_RENDERERS", "fleet_to_dict", "render_fleet_json", "render_fleet_text"]

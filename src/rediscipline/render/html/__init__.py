@@ -1,0 +1,118 @@
+"""`--format html`: one self-contained page (CSS, script and data inline) with charts, filters and search.
+
+`render_html` builds the page's view from the bounded report (`header`, `scan_charts`, `findings`) and
+writes it with `page.render_page`; see `page` for the one escaping path and the Content-Security-Policy,
+`charts` for why the charts are SVG drawn here rather than by a chart library.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TextIO
+
+from rediscipline.model.display import NAME_LIMIT, QUOTE_LIMIT, display_bytes, display_text
+from rediscipline.model.report import LAYOUT_SITES, Report
+from rediscipline.render.html.charts import BarChart, ColumnChart, SplitChart
+from rediscipline.render.html.findings import FindingsView, LongNameTable, findings_view
+from rediscipline.render.html.header import header
+from rediscipline.render.html.page import render_page, written_at
+from rediscipline.render.html.scan_charts import scan_charts
+from rediscipline.render.html.words import word, words_for
+from rediscipline.render.numbers import human_bytes, share
+from rediscipline.render.sites import is_site
+
+#: Rows of the pattern table, most keys first (the JSON report lists every pattern).
+PATTERN_ROWS = 2000
+#: Bar charts drawn across the whole width of the grid.
+WIDE = frozenset({"memory-by-namespace", "keys-by-namespace", "top-by-memory", "top-by-length"})
+
+
+@dataclass(frozen=True, slots=True)
+class PatternRow:
+    pattern: str
+    title: str
+    keys: str
+    memory: str
+    ttl: str
+    types: str
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    charts: tuple[BarChart | ColumnChart | SplitChart, ...]
+    chart_notes: tuple[str, ...]
+    wide: frozenset[str]
+    sites: bool
+    families_of: dict[str, str]
+    patterns: tuple[PatternRow, ...]
+    patterns_caption: str
+
+
+def _patterns(report: Report, lang: str) -> tuple[tuple[PatternRow, ...], str]:
+    stats = report.stats
+    rows = tuple(
+        PatternRow(
+            pattern=display_bytes(row.pattern, QUOTE_LIMIT),
+            title=display_bytes(row.pattern, NAME_LIMIT),
+            keys=f"{row.count:,}",
+            memory="" if row.memory is None else human_bytes(row.memory),
+            ttl="" if row.ttl_coverage is None else share(row.ttl_coverage),
+            types=", ".join(f"{display_text(kind, QUOTE_LIMIT)} {keys:,}" for kind, keys in row.types),
+        )
+        for row in stats.pattern_stats[:PATTERN_ROWS]
+    )
+    total = max(stats.patterns, len(stats.pattern_stats))
+    caption = word("patterns-cut", lang, shown=f"{len(rows):,}", total=f"{total:,}") if total > len(rows) else ""
+    return rows, caption
+
+
+def _chart_notes(report: Report, lang: str) -> tuple[str, ...]:
+    keyspace = report.stats.keyspace
+    if keyspace is None:
+        return ()
+    notes = []
+    if keyspace.sampling is not None:
+        notes.append(
+            word("sampled", lang, sampled=f"{keyspace.sampling.sampled:,}", rate=f"{keyspace.sampling.rate:g}")
+        )
+    if keyspace.memory_model:
+        notes.append(word("estimated-memory", lang, model=display_text(keyspace.memory_model, QUOTE_LIMIT)))
+    return tuple(notes)
+
+
+def _families(view: FindingsView) -> dict[str, str]:
+    return {occurrence.rule_id: rule.family for rule in view.rules for occurrence in rule.occurrences} | {
+        rule.rule_id: rule.family for rule in view.rules
+    }
+
+
+def render_html(report: Report, stream: TextIO, lang: str = "en", color: bool = False) -> None:
+    names = LongNameTable()
+    view = findings_view(report, lang, names)
+    sites = report.run.layout == LAYOUT_SITES or any(is_site(finding) for finding in report.findings)
+    charts = () if sites else tuple(scan_charts(report, lang))
+    patterns, caption = ((), "") if sites else _patterns(report, lang)
+    page = Page(
+        charts=charts,
+        chart_notes=_chart_notes(report, lang),
+        wide=WIDE,
+        sites=sites,
+        families_of=_families(view),
+        patterns=patterns,
+        patterns_caption=caption,
+    )
+    stream.write(
+        render_page(
+            "report.html.j2",
+            html_lang="zh-CN" if lang == "zh" else "en",
+            page=page,
+            h=header(report, lang, written_at()),
+            f=view,
+            w=words_for(lang),
+            long_names=names.script_json(),
+            footer=word("footer", lang, version=display_text(report.run.tool_version, QUOTE_LIMIT)),
+        )
+    )
+
+
+__all__ = ["render_html"]

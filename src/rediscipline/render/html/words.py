@@ -1,0 +1,146 @@
+"""The fixed words of the HTML report in English and Chinese (the words every report shares are in `render.labels`).
+
+A test renders the Chinese page of every kind of report and checks that no English word of this table is left
+in its visible text.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from rediscipline.model.text import Text
+
+WORDS = {
+    "title": Text("rediscipline report", "rediscipline 报告"),
+    "target": Text("Target", "目标"),
+    "version": Text("Server", "服务端"),
+    "preset": Text("Preset", "预设"),
+    "time": Text("Written", "生成时间"),
+    "took": Text("run took {seconds} s", "用时 {seconds} 秒"),
+    "score": Text("Score", "得分"),
+    "rules-ran": Text("{n} rules ran", "运行了 {n} 条规则"),
+    "keys-read": Text("{keys} keys in {patterns} patterns", "{keys} 个 Key，{patterns} 个模式"),
+    "flagged": Text("{n} keys with a warning or error", "{n} 个 Key 有警告或错误"),
+    "notes": Text("Notes: what was read, and what could not be checked", "说明：读取了什么，哪些未能检查"),
+    "partial": Text("Partial result: {reasons}", "结果不完整：{reasons}"),
+    "charts": Text("Where the memory and the keys are", "内存与 Key 的分布"),
+    "memory-by-type": Text("Memory by type", "按类型的内存"),
+    "keys-by-type": Text("Keys by type", "按类型的 Key 数"),
+    "memory-by-namespace": Text("Memory by namespace", "按命名空间的内存"),
+    "keys-by-namespace": Text("Keys by namespace", "按命名空间的 Key 数"),
+    "drill-hint": Text("Open a namespace to see its patterns.", "展开命名空间可查看其中的模式。"),
+    "patterns-of": Text("Patterns of {namespace}", "{namespace} 的模式"),
+    "size-keys": Text("Keys by size", "按大小的 Key 数"),
+    "size-memory": Text("Memory by key size", "按 Key 大小的内存"),
+    "ttl-coverage": Text("TTL coverage", "TTL 覆盖率"),
+    "with-ttl": Text("with a TTL", "有 TTL"),
+    "without-ttl": Text("without a TTL", "无 TTL"),
+    "of-keys": Text("of keys", "Key 数"),
+    "of-memory": Text("of memory", "内存"),
+    "ttl-buckets": Text("TTL left", "剩余 TTL"),
+    "expiry-minutes": Text("Keys expiring per minute, next 24 hours", "未来 24 小时每分钟过期的 Key 数"),
+    "expiry-hours": Text("Keys expiring per hour, next 30 days", "未来 30 天每小时过期的 Key 数"),
+    "expiry-later": Text("{n} keys expire later than 30 days", "另有 {n} 个 Key 在 30 天后过期"),
+    "expiry-peak": Text(
+        "Peak: {keys} keys in one {unit} ({at} from the scan), {times}× the typical {unit}",
+        "峰值：一{unit}内 {keys} 个 Key 过期（扫描后 {at}），是通常的 {times} 倍",
+    ),
+    "minute": Text("minute", "分钟"),
+    "hour": Text("hour", "小时"),
+    "top-by-memory": Text("Biggest keys by memory", "内存最大的 Key"),
+    "top-by-length": Text("Biggest collections by elements", "元素最多的集合"),
+    "shards-keys": Text("Keys per shard", "各分片的 Key 数"),
+    "shards-memory": Text("Memory per shard", "各分片的内存"),
+    "no-data": Text("Nothing to draw: {why}", "没有可绘制的数据：{why}"),
+    "why-no-keys": Text("the run read no keys.", "本次没有读取任何 Key。"),
+    "why-not-measured": Text(
+        "this run did not measure it (--summary asks for it).", "本次未测量（--summary 可要求测量）。"
+    ),
+    "why-no-ttl": Text("no key has a TTL.", "没有 Key 设置了 TTL。"),
+    "why-no-collections": Text("no collection was measured.", "没有测量到集合类型的 Key。"),
+    "sampled": Text(
+        "Sampled scan: the counts are of the {sampled} keys read (rate {rate}).",
+        "抽样扫描：计数只包含读取到的 {sampled} 个 Key（比例 {rate}）。",
+    ),
+    "estimated-memory": Text("Memory is estimated ({model}).", "内存为估算值（{model}）。"),
+    "findings": Text("Findings", "问题"),
+    "search": Text("Search findings", "搜索问题"),
+    "search-placeholder": Text("key, pattern, rule, message…", "Key、模式、规则、消息……"),
+    "family": Text("Family", "类别"),
+    "all-families": Text("all families", "全部类别"),
+    "shown": Text("shown", "条显示中"),
+    "no-findings": Text(
+        "No findings: everything read follows the enabled rules.", "未发现问题：读取的内容均符合已启用的规则。"
+    ),
+    "no-match": Text("No finding matches the filters.", "没有符合筛选条件的问题。"),
+    "citation": Text("The convention says", "规范原文"),
+    "fix": Text("Use instead", "正确做法"),
+    "rule-doc": Text("Rule documentation", "规则文档"),
+    "examples": Text("Examples", "示例"),
+    "count-keys": Text("{n} keys", "{n} 个 Key"),
+    "count-key": Text("1 key", "1 个 Key"),
+    "count-places": Text("{n} places", "{n} 处"),
+    "count-times": Text("{n} times", "{n} 次"),
+    "worst": Text("worst value {value}", "最差值 {value}"),
+    "copy": Text("Copy the full name", "复制完整名称"),
+    "copied": Text("Copied", "已复制"),
+    "not-in-page": Text(
+        "The full name ({length} bytes) is in the JSON report (--format json).",
+        "完整名称（{length} 字节）见 JSON 报告（--format json）。",
+    ),
+    "findings-cut": Text(
+        "{n} more findings of lower rank are not in this page; the JSON report (--format json) has every one.",
+        "另有 {n} 个排名较低的问题未列入本页；JSON 报告（--format json）包含全部问题。",
+    ),
+    "occurrences-cut": Text("{n} more of this rule: see the JSON report.", "本规则另有 {n} 个：见 JSON 报告。"),
+    "patterns": Text("Key patterns", "Key 模式"),
+    "pattern-search": Text("Search patterns", "搜索模式"),
+    "patterns-cut": Text(
+        "The {shown} patterns with most keys of {total}; the JSON report lists every one.",
+        "共 {total} 个模式，此处列出 Key 最多的 {shown} 个；JSON 报告列出全部。",
+    ),
+    "pattern": Text("Pattern", "模式"),
+    "keys": Text("Keys", "Key 数"),
+    "memory": Text("Memory", "内存"),
+    "ttl": Text("With TTL", "有 TTL"),
+    "types": Text("Types", "类型"),
+    "file": Text("File", "文件"),
+    "line": Text("line {line}", "第 {line} 行"),
+    "files": Text("Findings by file", "按文件列出的问题"),
+    "rules": Text("Rules that found something", "发现问题的规则"),
+    "severity": Text("Severity", "严重程度"),
+    "value": Text("Value", "值"),
+    "label": Text("Label", "标签"),
+    "namespace": Text("Namespace", "命名空间"),
+    "shard": Text("Shard", "分片"),
+    "type": Text("Type", "类型"),
+    "db": Text("DB", "库"),
+    "elements": Text("Elements", "元素数"),
+    "key": Text("Key", "Key"),
+    "size": Text("Size", "大小"),
+    "from-scan": Text("time after the scan", "扫描后的时间"),
+    "fleet-title": Text("Fleet: {n} targets, {failed} not read", "实例群：{n} 个目标，{failed} 个未能读取"),
+    "fleet-scores": Text("Score per target", "各目标的得分"),
+    "fleet-error": Text("Not read: {error}", "未能读取：{error}"),
+    "fleet-targets": Text("Targets", "目标"),
+    "tags": Text("Tags", "标签"),
+    "print": Text("Print", "打印"),
+    "language": Text("Language", "语言"),
+    "footer": Text(
+        "Written by rediscipline {version}. Everything shown came from this file: no network.",
+        "由 rediscipline {version} 生成。所有内容都在本文件中，无需网络。",
+    ),
+}
+
+
+def word(name: str, lang: str, **values: object) -> str:
+    """The fixed word `name` in `lang`, with `values` filled in (already escaped or numbers)."""
+    return WORDS[name].in_(lang).format(**values)
+
+
+def words_for(lang: str) -> SimpleNamespace:
+    """The fixed words the templates use, as attributes (`-` written `_`); words with values are filled by the
+    view. Attributes, not a dict: a template's `w.keys` would be the dict's method."""
+    return SimpleNamespace(
+        **{name.replace("-", "_"): text.in_(lang) for name, text in WORDS.items() if "{" not in text.en}
+    )

@@ -69,6 +69,8 @@ def scan_and_render(url: str, scan_args: list[str], html: Path, html_langs: list
                 RENDERERS["html"](report, stream, lang, False)
             print(f"demo: HTML report ({lang}): {path}", file=sys.stderr)
         return code
+    except click.exceptions.Exit as done:  # --help
+        return done.exit_code
     except click.ClickException as error:
         return error_line(error.format_message())
     except Exception as error:

@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import zlib
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ import pytest
 
 from rediscipline.api import RdbScanOptions, scan_rdb, settings_for
 from rediscipline.api.driver import run
+from rediscipline.model.keyspace import KeyspaceStats
 from rediscipline.model.plan import ProbePlan
 from rediscipline.model.report import Report
 from rediscipline.model.source import SourceOutcome
@@ -195,6 +197,37 @@ def test_the_command_line_writes_the_merged_report(dumps: SplitDumps, one_engine
     assert data == json.loads(json.dumps(_as_json(one_engine)))
 
 
+def test_the_charts_of_the_parts_add_up_to_the_charts_of_one_engine(dumps: SplitDumps, one_engine: Report) -> None:
+    """The key-size histogram and the expiry timeline of each dump scanned alone, summed bucket by bucket and
+    bin by bin, are those of one engine fed every dump (each dump's TTLs count from its own `ctime`)."""
+    one = one_engine.stats.keyspace
+    assert one is not None and one.expiry is not None
+
+    def spans(stats: KeyspaceStats) -> list[tuple[int, int]]:
+        return [(bucket.low, bucket.high) for bucket in stats.size_buckets]
+
+    sizes: Counter[tuple[int, int]] = Counter()
+    memory: Counter[tuple[int, int]] = Counter()
+    per_minute = [0] * len(one.expiry.per_minute)
+    per_hour = [0] * len(one.expiry.per_hour)
+    later = 0
+    for path in dumps.parts:
+        alone = scan_rdb(RdbScanOptions((str(path),), jobs=1), _settings(dumps)).stats.keyspace
+        assert alone is not None and alone.expiry is not None
+        for bucket in alone.size_buckets:  # the empty buckets between a part's filled ones too
+            sizes[(bucket.low, bucket.high)] += bucket.keys
+            memory[(bucket.low, bucket.high)] += bucket.memory
+        per_minute = [a + b for a, b in zip(per_minute, alone.expiry.per_minute, strict=True)]
+        per_hour = [a + b for a, b in zip(per_hour, alone.expiry.per_hour, strict=True)]
+        later += alone.expiry.later
+    assert {(b.low, b.high): b.keys for b in one.size_buckets} == {span: sizes[span] for span in spans(one)}
+    assert {(b.low, b.high): b.memory for b in one.size_buckets} == {span: memory[span] for span in spans(one)}
+    assert set(sizes) <= set(spans(one))
+    assert (list(one.expiry.per_minute), list(one.expiry.per_hour), one.expiry.later) == (per_minute, per_hour, later)
+    assert sum(sizes.values()) == one.keys and len(sizes) >= 5
+    assert one.expiry.keys == one.with_ttl > 240 and sum(1 for count in per_hour if count) >= 5
+
+
 def test_the_parts_report_what_the_whole_dump_reports(dumps: SplitDumps, one_engine: Report) -> None:
     # The whole dump lists its keys in another order and was saved at another second: examples (the first
     # keys met) and TTLs left may differ; what the keys are and what they break may not.
@@ -210,7 +243,8 @@ def test_the_parts_report_what_the_whole_dump_reports(dumps: SplitDumps, one_eng
         space = data["keyspace"]
         top = [(k["key"], k["memory"]) for k in space["top_by_memory"]]
         kept = {
-            key: space[key] for key in ("keys", "memory", "with_ttl", "by_type", "by_db", "namespaces", "encodings")
+            key: space[key]
+            for key in ("keys", "memory", "with_ttl", "by_type", "by_db", "namespaces", "encodings", "size_buckets")
         }
         return {
             **kept,

@@ -109,7 +109,7 @@ def test_several_urls_make_a_fleet(servers: list[ServerProcess], tmp_path: Path)
     assert sorted(names) == sorted(urls)
     sarif = _run("scan", *urls, "--format", "sarif", cwd=tmp_path)
     assert sarif.returncode == 2
-    assert sarif.stderr.strip().endswith("several servers make a fleet report: --format text or json")
+    assert sarif.stderr.strip().endswith("several servers make a fleet report: --format text, json or html")
 
 
 def test_an_unreachable_scheduler_is_one_line_and_nothing_is_written(

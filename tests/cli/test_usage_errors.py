@@ -20,7 +20,7 @@ CASES = {
     ),
     "bad choice": (
         ("check", "--format", "xml"),
-        "--format: 'xml' is not one of 'text', 'json', 'sarif', 'github'",
+        "--format: 'xml' is not one of 'text', 'json', 'sarif', 'github', 'html'",
     ),
     "bad choice of a shared option": (
         ("keys", "--fail-on", "fatal"),

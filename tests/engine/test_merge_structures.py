@@ -197,8 +197,8 @@ FACTS = st.builds(
     st.sampled_from([b"user:1", b"user:2", b"order:9", b"cache", b"a:b:c", b"zz:top"]),
     st.sampled_from([0, 0, 3]),
     st.sampled_from([None, "string", "hash"]),
-    st.sampled_from([None, -1, 5_000, 4_000_000, 100_000_000]),
-    st.sampled_from([None, 0, 64, 64, 900]),
+    st.sampled_from([None, -1, 5_000, 4_000_000, 100_000_000, 3_000_000_000]),  # timeline: minute, hour, later
+    st.sampled_from([None, 0, 64, 64, 900, 1 << 70]),  # 2^70: past the 65 size buckets a collector starts with
     st.sampled_from([None, 0, 2, 2, 30]),
 )
 

@@ -1,27 +1,41 @@
 """Fold probed key facts into bounded keyspace statistics (the report's summary and charts).
 
 Everything here is O(1) per key and bounded in memory: per-type and per-bucket counters, a namespace table
-capped at NAMESPACE_CAP entries (the rest goes to `<other>`), and two top-K heaps.
+capped at NAMESPACE_CAP entries (the rest goes to `<other>`), two top-K heaps, and two fixed tables indexed
+by one integer operation: the key-size histogram (by `memory.bit_length()`) and the expiry timeline (by the
+TTL's minute).
 
 Collectors of several parts of a run (dumps, nodes) merge (`KeyspaceCollector.merge`) into what one collector
-fed every key gives: counters and sums (integers, so exact) add up, and the top-K heaps keep the K heaviest of
-both under one total order (weight, then the smallest db and name, then the key's other fields), so they are
-exact. The namespace table is exact while the parts' namespaces together stay within NAMESPACE_CAP; beyond,
-the namespaces with the most keys are kept and the rest counted as `<other>`.
+fed every key gives: counters, sums and the fixed tables (integers, so exact) add up, and the top-K heaps keep
+the K heaviest of both under one total order (weight, then the smallest db and name, then the key's other
+fields), so they are exact. The namespace table is exact while the parts' namespaces together stay within
+NAMESPACE_CAP; beyond, the namespaces with the most keys are kept and the rest counted as `<other>`.
 """
 
 from __future__ import annotations
 
-import bisect
 import heapq
 import math
 from dataclasses import dataclass
 from typing import Any
 
+from rediscipline.engine.keyspace_tables import (
+    SIZE_BUCKETS,
+    TIMELINE_END_MINUTE,
+    TTL_LABEL_BY_HOUR,
+    TTL_LABEL_BY_MINUTE,
+    TTL_LABEL_LATER,
+    added,
+    expiry_timeline,
+    size_buckets,
+)
 from rediscipline.engine.pattern_stats import PatternStats
 from rediscipline.model.facts import KeyFact
 from rediscipline.model.keyspace import (
+    MINUTE_MS,
     NO_EXPIRY,
+    TIMELINE_HOURS,
+    TIMELINE_MINUTES,
     TTL_BUCKETS,
     Bucket,
     Estimate,
@@ -111,6 +125,12 @@ class KeyspaceCollector:
         self._sample: tuple[float, int] | None = None
         self._measured: frozenset[str] = frozenset()  # the summary's fields keys carry (see `note_fields`)
         self.patterns = PatternStats()
+        self._size_keys = [0] * SIZE_BUCKETS  # by memory.bit_length()
+        self._size_memory = [0] * SIZE_BUCKETS
+        self._per_minute = [0] * TIMELINE_MINUTES  # keys with a TTL under 24 h, by its minute
+        #: keys with a TTL of 24 h to 30 d, by its hour; hours 0–23 stay 0 until `finish` sums them from minutes
+        self._per_hour = [0] * TIMELINE_HOURS
+        self._expire_later = 0
 
     def set_sampling(self, rate: float, population: int) -> None:
         self._sample = (rate, population)
@@ -126,10 +146,35 @@ class KeyspaceCollector:
         Every table (type, encoding, db, TTL bucket, namespace) is folded at `finish` from one counter per
         combination of them: one dict lookup per key instead of five, on the path every key of a dump takes.
         """
-        memory = fact.memory or 0
+        memory = fact.memory
+        if memory is None:
+            memory = 0
+        else:
+            size = memory.bit_length()
+            try:
+                self._size_keys[size] += 1
+            except IndexError:
+                self._grow_sizes(size + 1)
+                self._size_keys[size] += 1
+            self._size_memory[size] += memory
         length = fact.length or 0
         ttl = fact.ttl_ms
-        has_ttl = ttl is not None and ttl >= 0
+        if ttl is not None and ttl >= 0:
+            has_ttl = True
+            minute = ttl // MINUTE_MS  # the TTL histogram's bounds are whole minutes: the minute gives the bucket
+            if minute < TIMELINE_MINUTES:
+                self._per_minute[minute] += 1
+                bucket = TTL_LABEL_BY_MINUTE[minute]
+            elif minute < TIMELINE_END_MINUTE:
+                hour = minute // 60
+                self._per_hour[hour] += 1
+                bucket = TTL_LABEL_BY_HOUR[hour]
+            else:
+                self._expire_later += 1
+                bucket = TTL_LABEL_LATER
+        else:
+            has_ttl = False
+            bucket = NO_EXPIRY if ttl == -1 else "?"
         self.keys += 1
         if self._sample is not None:  # what only the estimates of a sampled scan need (it is set before keys)
             if memory:
@@ -148,7 +193,6 @@ class KeyspaceCollector:
                     self._namespace_seen.add(namespace)
                 if len(self._namespace_cache) < NAMESPACE_CAP * 4:
                     self._namespace_cache[pattern] = namespace
-        bucket = NO_EXPIRY if ttl == -1 else _ttl_bucket(ttl)
         combination = (fact.type, fact.encoding, fact.db, bucket, namespace)
         counter = self._combinations.get(combination)
         if counter is None:
@@ -162,6 +206,11 @@ class KeyspaceCollector:
             self._push(self._by_memory, memory, fact)
         if length and fact.type != "string" and (len(self._by_length) < self.top or length >= self._by_length[0][0]):
             self._push(self._by_length, length, fact)
+
+    def _grow_sizes(self, buckets: int) -> None:
+        """Make room for `buckets` key-size buckets (only a memory of 2^64 bytes or more needs more than 65)."""
+        for table in (self._size_keys, self._size_memory):
+            table.extend([0] * (buckets - len(table)))
 
     def memory_so_far(self) -> int | None:
         """The memory of the keys counted so far, before `finish` (None when no key carried its memory)."""
@@ -238,6 +287,11 @@ class KeyspaceCollector:
             _offer(self._by_memory, self.top, entry)
         for entry in other._by_length:
             _offer(self._by_length, self.top, entry)
+        self._size_keys = added(self._size_keys, other._size_keys)
+        self._size_memory = added(self._size_memory, other._size_memory)
+        self._per_minute = added(self._per_minute, other._per_minute)
+        self._per_hour = added(self._per_hour, other._per_hour)
+        self._expire_later += other._expire_later
 
     def _cap_namespaces(self) -> None:
         """Keep the NAMESPACE_CAP derived namespaces with the most keys (then the smallest labels); count the
@@ -293,6 +347,10 @@ class KeyspaceCollector:
             top_by_length=tuple(entry[1].top for entry in sorted(self._by_length, reverse=True)),
             skipped=self.skipped,
             sampling=self._sampling(),
+            size_buckets=size_buckets(self._size_keys, self._size_memory),
+            expiry=expiry_timeline(self._per_minute, self._per_hour, self._expire_later)
+            if "ttl" in self._measured
+            else None,
             measured=self._measured,
         )
 
@@ -341,14 +399,3 @@ def count_estimate(count: int, rate: float) -> tuple[float, float, float]:
     value = count / rate
     half = Z95 * math.sqrt(count * (1 - rate)) / rate
     return (value, max(value - half, float(count)), value + half)
-
-
-def _ttl_bucket(ttl_ms: int | None) -> str:
-    if ttl_ms is None or ttl_ms < 0:
-        return NO_EXPIRY if ttl_ms == -1 else "?"
-    index = bisect.bisect_right(_TTL_UPPER_MS, ttl_ms)
-    return _TTL_LABELS[min(index, len(_TTL_LABELS) - 1)]
-
-
-_TTL_LABELS = tuple(label for label, _upper in TTL_BUCKETS)
-_TTL_UPPER_MS = tuple(upper * 1000 for _label, upper in TTL_BUCKETS)

@@ -23,6 +23,12 @@ NO_EXPIRY = "no expiry"
 #: The namespace of names without a `:` level.
 NO_NAMESPACE = "<no namespace>"
 
+#: The expiry timeline's bins: one per minute of the next 24 hours, one per hour of the next 30 days.
+TIMELINE_MINUTES = 24 * 60
+TIMELINE_HOURS = 30 * 24
+MINUTE_MS = 60_000
+HOUR_MS = 3_600_000
+
 
 @dataclass(frozen=True, slots=True)
 class TypeStat:
@@ -40,6 +46,33 @@ class Bucket:
     label: str
     keys: int
     memory: int
+
+
+@dataclass(frozen=True, slots=True)
+class SizeBucket:
+    """One bar of the key-size histogram: the keys whose memory is in [low, high) bytes, and their bytes.
+
+    Bucket k holds the memory m with `m.bit_length() == k`: [2^(k-1), 2^k), and bucket 0 is m = 0 (low 0,
+    high 1). Powers of two keep the table bounded (65 buckets cover every 64-bit size) and a key's bucket
+    one integer operation away.
+    """
+
+    low: int  # bytes, inclusive
+    high: int  # bytes, exclusive
+    keys: int
+    memory: int
+
+
+@dataclass(frozen=True, slots=True)
+class ExpiryTimeline:
+    """When the keys with a TTL expire, counted from each key's TTL as read: per minute of the next 24 hours
+    and per hour of the next 30 days, so that many keys due in the same minute or hour (an expiry cliff)
+    stand out. A key due within 24 hours is in both tables; `keys` = sum(per_hour) + later."""
+
+    per_minute: tuple[int, ...]  # TIMELINE_MINUTES values: keys with minute k ≤ TTL < minute k + 1
+    per_hour: tuple[int, ...]  # TIMELINE_HOURS values: keys with hour k ≤ TTL < hour k + 1
+    later: int  # keys expiring 30 days or more ahead
+    keys: int  # keys with a TTL counted
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +123,11 @@ class KeyspaceStats:
     sampling: Sampling | None = None
     #: None when memory is MEMORY USAGE as the server measured it; else the model that estimated it (a dump)
     memory_model: str | None = None
+    #: keys and memory per power-of-two bucket of a key's memory, from the smallest non-empty bucket to the
+    #: largest (empty ones between them included); empty when memory was not measured
+    size_buckets: tuple[SizeBucket, ...] = ()
+    #: None when TTLs were not measured
+    expiry: ExpiryTimeline | None = None
     #: the summary's fields (SUMMARY_FIELDS) that keys carried: a scan whose rules probe no memory (and that
     #: was not asked for the full summary) has TTL coverage but no memory figures, and says so
     measured: frozenset[str] = SUMMARY_FIELDS

@@ -15,7 +15,7 @@ from typing import Any, TextIO
 from rediscipline.model.cluster import ClusterView
 from rediscipline.model.display import NAME_LIMIT, QUOTE_LIMIT, cut_text, inert, is_utf8, json_safe
 from rediscipline.model.finding import Finding
-from rediscipline.model.keyspace import Bucket, TopKey
+from rediscipline.model.keyspace import Bucket, ExpiryTimeline, TopKey
 from rediscipline.model.location import Location
 from rediscipline.model.report import REPORT_SCHEMA, Report
 from rediscipline.redis_meta.keyslot import key_slot
@@ -163,6 +163,17 @@ def _top_key(key: TopKey, long_names: LongNames, cluster: ClusterView | None) ->
     return out
 
 
+def _expiry(expiry: ExpiryTimeline | None) -> dict[str, Any] | None:
+    if expiry is None:
+        return None
+    return {
+        "per_minute": list(expiry.per_minute),
+        "per_hour": list(expiry.per_hour),
+        "later": expiry.later,
+        "keys": expiry.keys,
+    }
+
+
 def _keyspace(report: Report, long_names: LongNames) -> dict[str, Any] | None:
     keyspace = report.stats.keyspace
     if keyspace is None:
@@ -185,6 +196,10 @@ def _keyspace(report: Report, long_names: LongNames) -> dict[str, Any] | None:
         "ttl_histogram": _buckets(keyspace.ttl_histogram, "bucket"),
         "namespaces": _buckets(keyspace.namespaces, "namespace"),
         "encodings": _buckets(keyspace.encodings, "encoding"),
+        "size_buckets": [
+            {"low": b.low, "high": b.high, "keys": b.keys, "memory": b.memory} for b in keyspace.size_buckets
+        ],
+        "expiry": _expiry(keyspace.expiry),
         "top_by_memory": [_top_key(k, long_names, report.stats.cluster) for k in keyspace.top_by_memory],
         "top_by_length": [_top_key(k, long_names, report.stats.cluster) for k in keyspace.top_by_length],
         "sampling": None

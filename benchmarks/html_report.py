@@ -13,8 +13,8 @@ cached in `--dir`). Then, on that one Report object:
             moment the last `figure.chart svg` was in the document (a MutationObserver installed before the
             page's first byte records performance.now() whenever their number grows)
 
-Medians with min–max. The HTML rows are skipped, with the reason, while `--format html` does not exist, and
-the load rows when Chromium is not installed (apt-get install chromium).
+Medians with min–max. The load rows are skipped, with the reason, when Chromium is not installed (apt-get
+install chromium).
 
     .venv/bin/python benchmarks/html_report.py [--dir ~/.cache/rediscipline-bench] [--repeat 5] [--loads 5]
         [--lang en|zh] [--keep DIR] [--json FILE] [--force]
@@ -35,6 +35,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import Route
 from rdb_datasets import DEFAULT_DIR, REDIS_CLI, Dataset, build, load_cached
 from report_keyspace import REPORT_SPEC
 
@@ -92,15 +93,20 @@ def time_render(render: Callable[..., None], report: Report, lang: str) -> tuple
 def load_times(path: Path, loads: int) -> list[dict[str, Any]]:
     """Open `path` `loads` times, each in a new context of one Chromium; the Performance API's numbers."""
     runs = []
+    url = path.resolve().as_uri()
+
+    def only_the_page(route: Route) -> None:
+        route.continue_() if route.request.url == url else route.abort()
+
     with chromium.chromium_browser() as browser:
         for _ in range(loads):
             context = browser.new_context(viewport={"width": 1280, "height": 800})
             try:
                 context.set_default_timeout(120_000)
-                context.route("**/*", lambda route: route.abort())  # nothing but the file itself
+                context.route("**/*", only_the_page)
                 page = context.new_page()
                 page.add_init_script(CHART_CLOCK_JS)
-                page.goto(path.resolve().as_uri(), wait_until="load")
+                page.goto(url, wait_until="load")
                 page.wait_for_function("performance.getEntriesByType('navigation')[0].loadEventEnd > 0")
                 runs.append(page.evaluate(LOAD_TIMES_JS))
             finally:
@@ -138,9 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     scan_seconds = time.perf_counter() - started
     print(f"scan_rdb: {scan_seconds:.1f} s, {len(report.findings)} findings\n")
 
-    formats = ["html", "json"] if "html" in RENDERERS else ["json"]
-    if "html" not in formats:
-        print("html: skipped, this version has no --format html (rediscipline.render.RENDERERS)")
+    formats = ["html", "json"]
     seconds: dict[str, list[float]] = {name: [] for name in formats}
     texts: dict[str, str] = {}
     for _ in range(repeat):
@@ -156,9 +160,7 @@ def main(argv: list[str] | None = None) -> int:
             path.write_text(texts[name], encoding="utf-8")
         runs: list[dict[str, Any]] = []
         load_skipped = None
-        if "html" not in formats:
-            load_skipped = "no HTML report"
-        elif not chromium.installed():
+        if not chromium.installed():
             load_skipped = f"{chromium.CHROMIUM} not installed ({chromium.INSTALL_HINT})"
         else:
             runs = load_times(paths["html"], loads)
@@ -180,9 +182,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'page to last figure.chart svg':<34} {spread(last, 'ms'):>32}   charts: {sorted(charts)}")
         paint = [r["first_paint_ms"] for r in runs if r["first_paint_ms"] is not None]
         print(f"{'page to first contentful paint':<34} {spread(paint, 'ms'):>32}")
-    if "html" in seconds:
-        ratio = statistics.median(seconds["html"]) / statistics.median(seconds["json"])
-        print(f"\nrender_html / render_json (medians): {ratio:.2f}")
+    ratio = statistics.median(seconds["html"]) / statistics.median(seconds["json"])
+    print(f"\nrender_html / render_json (medians): {ratio:.2f}")
 
     if args.json:
         result = {

@@ -1,6 +1,7 @@
 """Screenshot HTML reports in headless Chromium: the whole page, 1280 px wide, as PNG (`make demo-html`).
 
     python scripts/screenshot_html.py PAGE.html IMAGE.png [PAGE.html IMAGE.png ...] [--width 1280]
+                                      [--max-height N]
 
 Each page is opened from its file in Debian's Chromium (tests/support/chromium.py) with the browser tests'
 harness (tests/browser/harness.py): every request is aborted and every problem the page reports (a request,
@@ -39,6 +40,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("pairs", nargs="+", metavar="PAGE IMAGE", help="an HTML file and the PNG to write")
     parser.add_argument("--width", type=int, default=1280, help="viewport width in CSS pixels (default 1280)")
+    parser.add_argument(
+        "--max-height", type=int, default=0, help="keep only the top N CSS pixels of the page (default: all of it)"
+    )
     args = parser.parse_args(argv)
     if len(args.pairs) % 2:
         parser.error("give pages and images in pairs: PAGE.html IMAGE.png ...")
@@ -64,9 +68,14 @@ def main(argv: list[str] | None = None) -> int:
                     return 2
                 page.page.evaluate("document.fonts.ready.then(() => true)")
                 image.parent.mkdir(parents=True, exist_ok=True)
-                page.screenshot(image)
                 width = page.page.evaluate("document.documentElement.scrollWidth")
                 height = page.page.evaluate("document.documentElement.scrollHeight")
+                if args.max_height and height > args.max_height:
+                    height = args.max_height
+                    clip = {"x": 0, "y": 0, "width": width, "height": height}
+                    page.page.screenshot(path=image, full_page=True, clip=clip, animations="disabled")
+                else:
+                    page.screenshot(image)
                 print(f"screenshot: {image} ({width} x {height} CSS px) from {page_path}")
                 problems = [f"request {r}" for r in page.requests] + page.problems + page.dialogs
                 for problem in problems:

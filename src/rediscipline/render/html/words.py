@@ -132,6 +132,25 @@ WORDS = {
     ),
 }
 
+#: Labels the keyspace summary writes in English (its TTL buckets, the namespaces that are not a prefix).
+SUMMARY_LABELS = {
+    "no expiry": Text("no expiry", "不过期"),
+    "< 1 min": Text("< 1 min", "< 1 分钟"),
+    "1 min – 1 h": Text("1 min – 1 h", "1 分钟 – 1 小时"),
+    "1 h – 24 h": Text("1 h – 24 h", "1 小时 – 24 小时"),
+    "1 d – 7 d": Text("1 d – 7 d", "1 天 – 7 天"),
+    "7 d – 30 d": Text("7 d – 30 d", "7 天 – 30 天"),
+    "> 30 d": Text("> 30 d", "> 30 天"),
+    "<other>": Text("<other>", "<其他>"),
+    "<no namespace>": Text("<no namespace>", "<无命名空间>"),
+}
+
+
+def summary_label(label: str, lang: str) -> str:
+    """A label of the keyspace summary in `lang` (a namespace, a type: as it is)."""
+    text = SUMMARY_LABELS.get(label)
+    return label if text is None else text.in_(lang)
+
 
 def word(name: str, lang: str, **values: object) -> str:
     """The fixed word `name` in `lang`, with `values` filled in (already escaped or numbers)."""

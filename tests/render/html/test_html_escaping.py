@@ -11,6 +11,7 @@ import pytest
 
 from rediscipline.api import check_key_names
 from rediscipline.api.code import CodeCheckOptions, check_code
+from rediscipline.render.html import words as words_module
 from rediscipline.render.html.page import assets
 from rediscipline.render.html.words import WORDS
 from tests.render.html.page_parts import csp_hash, parse, render
@@ -164,3 +165,11 @@ def test_message_text_is_escaped_once() -> None:
     page = render(check_key_names([b"a b:<x>&y"]))
     assert "a b:<x>&y" in page.text
     assert html.escape("a b:<x>&y") in page.source
+
+
+def test_every_fixed_word_is_used() -> None:
+    folder = Path(words_module.__file__).parent
+    sources = [p for p in folder.rglob("*") if p.suffix in {".py", ".j2"} and p.name != "words.py"]
+    text = "".join(p.read_text(encoding="utf-8") for p in sources)
+    unused = [name for name in WORDS if f'"{name}"' not in text and f"w.{name.replace('-', '_')}" not in text]
+    assert unused == []

@@ -58,10 +58,10 @@ def _pattern_bars(namespace: str, rows: list[PatternStat], by_memory: bool, lang
         "patterns-of-namespace",
         word("patterns-of", lang, namespace=display_text(namespace, QUOTE_LIMIT)),
         data,
-        empty="",
+        empty=_not_measured(lang),
         titles=[display_bytes(r.pattern, NAME_LIMIT) for r in ranked],
         extras=extras,
-        more=word("occurrences-cut", lang, n=_count(more)) if more > 0 else "",
+        more=word("rows-cut", lang, n=_count(more)) if more > 0 else "",
     )
 
 
@@ -100,7 +100,7 @@ def namespace_chart(report: Report, lang: str) -> BarChart:
             _pattern_bars(label, groups[label], by_memory, lang) if groups.get(label) else None
             for label, _v, _k in shown
         ],
-        more=word("occurrences-cut", lang, n=_count(more)) if more > 0 else "",
+        more=word("rows-cut", lang, n=_count(more)) if more > 0 else "",
         hint=word("drill-hint", lang),
     )
 

@@ -17,6 +17,7 @@ class Element:
     tag: str
     attrs: dict[str, str | None]
     text: list[str] = field(default_factory=list)
+    chart: str | None = None  # the `data-chart` of the nearest figure around the element
 
 
 class _Collector(HTMLParser):
@@ -29,7 +30,8 @@ class _Collector(HTMLParser):
         self._raw: str | None = None  # inside <style> or <script>: not text a reader sees
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        element = Element(tag, dict(attrs))
+        figure = next((e for e in reversed(self.open) if e.tag == "figure"), None)
+        element = Element(tag, dict(attrs), chart=figure.attrs.get("data-chart") if figure is not None else None)
         self.elements.append(element)
         if tag in {"style", "script"}:
             self._raw = tag
@@ -71,6 +73,10 @@ class Page:
 
     def with_class(self, name: str) -> list[Element]:
         return [e for e in self.elements if name in (e.attrs.get("class") or "").split()]
+
+    def values(self, chart: str) -> list[int]:
+        """The `data-value` of every mark drawn in the figure `[data-chart=chart]` itself, in page order."""
+        return [int(e.attrs["data-value"] or "0") for e in self.with_class("mark") if e.chart == chart]
 
     def script_bodies(self) -> list[str]:
         return ["".join(e.text) for e in self.all("script")]

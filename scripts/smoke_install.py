@@ -10,8 +10,8 @@
    installed `rediscipline` and its exit code and key output are asserted: `--version`, `--help`,
    `python -m rediscipline --help`, `rules`, `rule KEY005` (with a sentence from the packaged citation
    table, and in Chinese from the translations the wheel ships as package data), `keys` on
-   examples/demo-keys.txt, `check` on examples/sample-project (exact findings), `scan` of a throwaway
-   redis-server filled with a few keys, and
+   examples/demo-keys.txt (text, JSON and the HTML page), `check` on examples/sample-project (exact
+   findings), `scan` of a throwaway redis-server filled with a few keys, and
    `scan` of the dump that server writes with SAVE; the local process pool of `rediscipline.api.executors`,
    and the one line that asks for the `dask` extra when a Dask scheduler is named without it.
 
@@ -240,6 +240,11 @@ def check_keys(smoke: Smoke) -> None:
     expect(bool(rules) and all(rule.startswith("KEY") for rule in rules), f"`keys` found {sorted(rules)}")
     text = smoke.tool("keys", str(DEMO_KEYS), "--isolated", expect=1).stdout
     expect(text.startswith("rediscipline ") and " · keys · " in text.splitlines()[0], f"`keys` printed {text[:80]!r}")
+    # the HTML page's templates, style and script are package data the wheel must hold
+    page = smoke.tool("keys", str(DEMO_KEYS), "--format", "html", "--isolated", "--lang", "zh", expect=1).stdout
+    expect(page.startswith('<!DOCTYPE html>\n<html lang="zh-CN">'), f"`--format html` printed {page[:80]!r}")
+    expect("script-src &#39;sha256-" in page and 'data-chart="keys-by-namespace"' in page, "the HTML page lacks its parts")
+    expect("<h4>检查什么</h4>" in page, "the HTML page lacks the rules' Chinese documentation")
 
 
 def check_code(smoke: Smoke) -> None:

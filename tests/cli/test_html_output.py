@@ -13,7 +13,7 @@ def test_keys_writes_one_self_contained_page(run: Run, tmp_path: Path) -> None:
     assert result.returncode == 1, result.stderr  # findings at or above fail-on
     assert result.stdout == b"" and result.stderr == b""
     page = (tmp_path / "out.html").read_text(encoding="utf-8")
-    assert page.startswith("<!DOCTYPE html>\n<html lang=\"zh-CN\">")
+    assert page.startswith('<!DOCTYPE html>\n<html lang="zh-CN">')
     assert "&lt;script&gt;alert(1)&lt;/script&gt;:3" in page
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary file left
 

@@ -15,6 +15,7 @@ from rediscipline.settings.loader import Overrides
 from tests.live.conftest import scan_dataset
 from tests.live.test_resilience import _when
 from tests.render.gfm import render
+from tests.render.test_markdown import MORE
 from tests.support.dataset import Manifest, reset_idle
 from tests.support.servers import ServerProcess
 
@@ -56,7 +57,7 @@ def test_the_cli_writes_markdown(redis70: ServerProcess, redis70_dataset: Manife
     count = int(total.group(1).replace(",", ""))
     findings = next(table for table in page.tables if table[0][0].text == "severity")
     assert len(findings) == 1 + min(count, 50) and all(len(row) == 6 for row in findings)
-    more = f"{count - 50:,} more findings: see the JSON report (--format json), which lists every one"
+    more = f"{count - 50:,} {MORE}"
     assert (more in page.text()) == (count > 50)
 
 

@@ -87,7 +87,7 @@ def test_the_bare_flag_before_a_path_is_the_flag_and_the_path(
         ),
         (
             ("--rediscipline", "--rediscipline-format=xml"),
-            "ERROR: --rediscipline-format: unknown format 'xml' (use text, json, sarif, github, markdown)",
+            "ERROR: --rediscipline-format: unknown format 'xml' (use text, json, sarif, github, html, markdown)",
         ),
         (
             ("--rediscipline", "--rediscipline-report=missing/out.json"),
@@ -204,6 +204,7 @@ def test_the_report_format_follows_the_file_name() -> None:
         "a.sarif.json": "sarif",
         "a.txt": "text",
         "a.md": "markdown",
+        "a.html": "html",
         "a": "text",
     }
     assert {name: format_for(Path(name)) for name in names} == names

@@ -55,6 +55,7 @@ HOSTILE: tuple[bytes, ...] = (
     b"Long:" + b"Q" * 1_000_000,
 )
 HEADERS = ["severity", "rule", "place", "count", "worst", "message"]
+MORE = "more findings: see the HTML report (--format html) or the JSON report (--format json), which lists every one"
 
 
 def _markdown(report: Report, lang: str = "en", cwd: str | None = None) -> str:
@@ -210,7 +211,7 @@ def test_the_document_stays_bounded() -> None:
         assert [row[2].codes for row in rows] == patterns
         more = [line for line in page.text().splitlines() if "more findings" in line]
         left = len(report.findings) - len(rows)
-        assert more == [f"{left:,} more findings: see the JSON report (--format json), which lists every one"]
+        assert more == [f"{left:,} {MORE}"]
         counts.append(len(rows))
     assert counts == sorted(counts) and counts[0] < counts[-1] == FINDING_ROWS
 

@@ -132,8 +132,9 @@ LABELS = {
     "md-message": Text("message", "说明"),
     "md-test-code": Text("test code", "测试代码"),
     "md-more-findings": Text(
-        "{n} more findings: see the JSON report (`--format json`), which lists every one",
-        "另有 {n} 个问题：见 JSON 报告（`--format json`），其中列出全部",
+        "{n} more findings: see the HTML report (`--format html`) or the JSON report (`--format json`), which lists "
+        "every one",
+        "另有 {n} 个问题：见 HTML 报告（`--format html`）或 JSON 报告（`--format json`，其中列出全部）",
     ),
     "md-more-notes": Text(
         "{n} more notes: see the JSON report (`--format json`)", "另有 {n} 条说明：见 JSON 报告（`--format json`）"

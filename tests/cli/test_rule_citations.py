@@ -10,7 +10,7 @@ import json
 from rediscipline.rules import default_registry
 from tests.cli.conftest import Run
 
-KEY001_ZH = """## Cited sentences
+KEY001_ZH = """## 引用的原文
 - 000 §Key 名字如何设计 — 命名
   - “不使用特殊字符， 比如空格、单引号、转义字符”
 - 001 §1.1 命名规范
@@ -18,7 +18,7 @@ KEY001_ZH = """## Cited sentences
 - 003 §Key设计原则 — 4. 避免特殊字符
   - “避免使用: - 空格 - 中文 - 特殊符号(@#$%等)”
 
-## Overlaps
+## 重叠规则
 """
 
 
@@ -27,7 +27,7 @@ def test_rule_in_chinese_quotes_the_documents(run: Run) -> None:
     assert done.returncode == 0, done.stderr
     page = done.stdout.decode()
     assert KEY001_ZH in page
-    assert page.index("## Source") < page.index("## Cited sentences") < page.index("## Overlaps")
+    assert page.index("## 依据") < page.index("## 引用的原文") < page.index("## 重叠规则")
     assert "Do not use special characters" not in page
 
 

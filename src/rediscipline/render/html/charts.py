@@ -116,10 +116,6 @@ class SplitChart:
     empty: str | None = None
 
 
-def empty_bars(name: str, title: str, why: str) -> BarChart:
-    return BarChart(name, title, empty=why)
-
-
 def bars(
     name: str,
     title: str,

@@ -72,7 +72,7 @@ demo: venv
 # Debian's chromium and, for the Chinese page, a CJK font (apt-get install chromium fonts-noto-cjk).
 demo-html: venv
 	$(BIN)/python scripts/demo.py --no-text --html build/demo/demo.{lang}.html --html-lang en --html-lang zh
-	$(BIN)/python scripts/screenshot_html.py build/demo/demo.en.html docs/images/demo-report.en.png \
+	$(BIN)/python scripts/screenshot_html.py --max-height 2200 build/demo/demo.en.html docs/images/demo-report.en.png \
 		build/demo/demo.zh.html docs/images/demo-report.zh.png
 
 # Regenerate the demo key list (deterministic: the output only changes when the script does).

@@ -50,3 +50,8 @@ pytest_terminal_summary  # src/rediscipline/pytest_plugin/session.py
 pytest_unconfigure  # src/rediscipline/pytest_plugin/session.py
 exitstatus  # src/rediscipline/pytest_plugin/session.py
 pytest_plugins  # tests/pytest_plugin/test_session.py, tests/pytest_plugin/test_off_and_options.py
+
+# html.parser.HTMLParser calls these by name as it reads a page: the reader of rendered Markdown in tests.
+handle_starttag  # tests/render/gfm.py
+handle_endtag  # tests/render/gfm.py
+handle_data  # tests/render/gfm.py

@@ -1,4 +1,5 @@
-"""Scaffold a new rule: its module, its case file, its generated page and a changelog line, registered in its family.
+"""Scaffold a new rule: its module, its case file, its Chinese documentation, its generated pages and a changelog
+line, registered in its family.
 
     python scripts/add_rule.py KEY my-slug --title "English title" --title-zh "中文标题" \\
         --source "004 §2.1 小写命名" [--kind name|fact|command|call|instance] [--severity warning] [--id KEY019]
@@ -11,8 +12,12 @@ Writes, under the repository root (`--root`, default: this checkout), exactly th
    the check, the options and the prose with the rule you mean; the scaffold only gives a shape that passes.
 2. `tests/rules/cases/<ID>.toml`: a passing and a failing case of that check (`tests/rules/casefile.py`).
 3. `src/rediscipline/rules/<family>/__init__.py`: the import and the entry in the family's `ALL`, in id order.
-4. `docs/rules/<ID>-<slug>.md`: the page `scripts/gen_rule_docs.py` generates from the docstring.
-5. `CHANGELOG.md`: a line under `## [Unreleased]` / `### Added` (the file is created when missing).
+4. `src/rediscipline/rules/docs_zh/<ID>.md`: the Chinese translation of the docstring, stamped with the English
+   text it translates (`rules.translation`): when the docstring is rewritten, tests/rules/test_docs_zh.py fails
+   until the translation follows and its stamp is renewed.
+5. `docs/rules/<ID>-<slug>.md` and `docs/rules/zh/<ID>-<slug>.md`: the pages `scripts/gen_rule_docs.py`
+   generates from the docstring and from its translation.
+6. `CHANGELOG.md`: a line under `## [Unreleased]` / `### Added` (the file is created when missing).
 
 The templates of each kind are in `scripts/rule_templates.py`. The id is the family's next free number unless
 `--id` names one. Families are the packages under `src/rediscipline/rules/` whose `__init__.py` docstring
@@ -36,11 +41,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the templates beside this script, in this checkout (which may be a copy)
 
-from scripts.rule_templates import JUDGED, KINDS, MODULE, Kind  # noqa: E402
+from scripts.rule_templates import DOC_ZH, JUDGED, KINDS, MODULE, Kind  # noqa: E402
 
 RULES = Path("src/rediscipline/rules")
 CASES = Path("tests/rules/cases")
 DOCS = Path("docs/rules")
+DOCS_ZH = RULES / "docs_zh"
+#: `--quote` when none is given, and its Chinese placeholder in the translation.
+QUOTE = "the sentence of the document this rule enforces."
+QUOTE_ZH = "本规则所执行的文档原句。"
 CHANGELOG = Path("CHANGELOG.md")
 SEVERITIES = ("note", "warning", "error")
 PLACES = ("code", "live", "rdb", "config", "keys")
@@ -168,6 +177,35 @@ def _module_text(args: argparse.Namespace, rule_id: str, kind: Kind, noqa: str) 
     )
 
 
+def doc_zh_text(args: argparse.Namespace, kind: Kind, stamp: str) -> str:
+    """The Chinese translation of the module's docstring, stamped with the English text it translates."""
+    quote = QUOTE_ZH if args.quote == QUOTE else args.quote
+    return DOC_ZH.format(
+        stamp=f"<!-- en: {stamp} -->",
+        title_zh=args.title_zh,
+        what=kind.what_zh,
+        why=args.why_zh or f"{args.source} 要求这样做：{quote}",
+        example=kind.example,
+        use_instead=kind.use_instead,
+        option_doc=kind.option_doc_zh,
+        source=args.source,
+        quote=quote,
+    )
+
+
+def english_stamp(root: Path, rule_id: str) -> str:
+    """The stamp of the rule's English docstring, as the checkout's own package computes it."""
+    probe = (
+        "from rediscipline.rules import default_registry\n"
+        "from rediscipline.rules.translation import english_stamp\n"
+        f"print(english_stamp(default_registry().get({rule_id!r}).doc()))\n"
+    )
+    done = _checkout_python(root, "-c", probe)
+    if done.returncode != 0:
+        raise ScaffoldError(f"the new rule {rule_id} does not import:\n{done.stderr.strip()}")
+    return done.stdout.strip()
+
+
 def register(init: Path, package: str, module: str, cls: str, rule_id: str) -> str:
     """The family `__init__.py` with the new rule imported (in module order) and listed in `ALL` (in id order)."""
     lines = init.read_text(encoding="utf-8").splitlines(keepends=True)
@@ -218,7 +256,8 @@ def changelog_text(current: str | None, line: str) -> str:
 
 
 def generate_page(root: Path, rule_id: str) -> None:
-    """docs/rules/<ID>-<slug>.md, by the checkout's own generator importing the checkout's own package."""
+    """docs/rules/<ID>-<slug>.md and docs/rules/zh/<ID>-<slug>.md, by the checkout's own generator importing the
+    checkout's own package."""
     done = _checkout_python(root, str(root / "scripts" / "gen_rule_docs.py"), rule_id)
     if done.returncode != 0:
         raise ScaffoldError(f"scripts/gen_rule_docs.py {rule_id} failed:\n{done.stderr.strip()}")
@@ -253,13 +292,17 @@ def scaffold(args: argparse.Namespace) -> list[Path]:
     unknown = set(args.where or ()) - set(PLACES)
     if unknown:
         raise ScaffoldError(f"--where {', '.join(sorted(unknown))}: places are {', '.join(PLACES)}")
+    if args.why and not args.why_zh:
+        raise ScaffoldError(f"--why needs --why-zh: the same paragraph in Chinese, for {DOCS_ZH}/{rule_id}.md")
     if not re.match(r"\d{3} ", args.source):
         raise ScaffoldError(f"--source {args.source!r}: start with the document's number, e.g. '004 §2.1 小写命名'")
     module_name = args.slug.replace("-", "_")
     module = family.package / f"{module_name}.py"
     cases = CASES / f"{rule_id}.toml"
     page = DOCS / f"{rule_id}-{args.slug}.md"
-    for path in (module, cases, page):
+    page_zh = DOCS / "zh" / f"{rule_id}-{args.slug}.md"
+    doc_zh = DOCS_ZH / f"{rule_id}.md"
+    for path in (module, cases, page, page_zh, doc_zh):
         if (root / path).exists():
             raise ScaffoldError(f"{path} exists already")
     kind = KINDS[args.kind]
@@ -276,8 +319,9 @@ def scaffold(args: argparse.Namespace) -> list[Path]:
     (root / cases).write_text(header + kind.cases.format(severity=args.severity), encoding="utf-8")
     (root / family.init).write_text(init_text, encoding="utf-8")
     changelog.write_text(changelog_new, encoding="utf-8")
+    (root / doc_zh).write_text(doc_zh_text(args, kind, english_stamp(root, rule_id)), encoding="utf-8")
     generate_page(root, rule_id)
-    return [module, cases, family.init, page, CHANGELOG]
+    return [module, cases, family.init, doc_zh, page, page_zh, CHANGELOG]
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -287,8 +331,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--title", required=True, help="the one-line title in English")
     parser.add_argument("--title-zh", required=True, help="the one-line title in Chinese")
     parser.add_argument("--source", required=True, help="the citation: document number and section ('004 §2.1 …')")
-    parser.add_argument("--quote", default="the sentence of the document this rule enforces.", help="its sentence")
+    parser.add_argument("--quote", default=QUOTE, help="its sentence")
     parser.add_argument("--why", help="the *Why is this bad?* paragraph (default: the citation and its sentence)")
+    parser.add_argument("--why-zh", help="the same paragraph in Chinese (required with --why)")
     parser.add_argument("--kind", choices=sorted(KINDS), default="name", help="what the rule judges (default: name)")
     parser.add_argument("--severity", choices=SEVERITIES, default="warning", help="default severity (warning)")
     parser.add_argument("--where", nargs="+", metavar="PLACE", help=f"override the kind's places ({', '.join(PLACES)})")

@@ -1,8 +1,10 @@
-"""The templates `scripts/add_rule.py` writes a rule from: one per kind of rule, and the module around it.
+"""The templates `scripts/add_rule.py` writes a rule from: one per kind of rule, the module around it, and the
+Chinese translation of its documentation.
 
 Each kind has a working check (a deny-list that reports nothing by default), the option it reads, the prose
-of its documented sections, and cases that pass through `tests/rules/casefile.py`: a passing one, one with
-the default options, and failing ones (at a place in code when the kind can be checked in code).
+of its documented sections (in English and in Chinese), and cases that pass through `tests/rules/casefile.py`:
+a passing one, one with the default options, and failing ones (at a place in code when the kind can be
+checked in code).
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ class Kind:
     first_party: tuple[str, ...]  # import lines besides severity, text, base and options
     option: str
     option_doc: str
+    option_doc_zh: str
     what: str
+    what_zh: str
     example: str
     use_instead: str
     body: str
@@ -40,7 +44,9 @@ KINDS: dict[str, Kind] = {
         'default).")',
         option_doc="`words`: words a key name must not contain, in any case (default: none, so the rule reports "
         "nothing until a convention file lists some).",
+        option_doc_zh="`words`：键名中不得包含的单词，不区分大小写（默认：无，所以在规范文件列出单词之前，本规则不报告任何问题）。",
         what="Reports key names whose literal text contains one of the words listed in `words`, in any case.",
+        what_zh="报告字面部分包含 `words` 中所列单词（不区分大小写）的键名。",
         example="tmp:user:1001",
         use_instead="user:1001",
         body="""
@@ -96,7 +102,9 @@ calls = [{{ method = "get", keys = ["user:*"] }}, {{ method = "set", keys = ["tm
         'off).", minimum=0)',
         option_doc="`max-length`: report a key with more elements than this, or a string with more bytes "
         "(default 0: off).",
+        option_doc_zh="`max-length`：报告元素个数多于这个值的 Key，或字节数多于这个值的字符串（默认 0：关闭）。",
         what="Reports keys whose length (elements of a collection, bytes of a string) is above `max-length`.",
+        what_zh="报告长度（集合的元素个数、字符串的字节数）超过 `max-length` 的 Key。",
         example="HSET cart:1001 <20,000 fields>",
         use_instead="HSET cart:1001:0 <the first 1,000 fields> … one key per slice",
         body="""
@@ -149,7 +157,10 @@ facts = [
         option='commands: tuple[str, ...] = option(("lolwut",), "Commands to report, as commandstats names them.")',
         option_doc="`commands`: the commands to report, as `INFO commandstats` names them (`config|set`); the "
         "default, `lolwut`, is a placeholder that judges some command and that no application sends.",
+        option_doc_zh="`commands`：要报告的命令，按 `INFO commandstats` 中的名称书写（`config|set`）；默认值 `lolwut` "
+        "是一个占位符，它让本规则有命令可判断，而没有哪个应用会发送它。",
         what="Reports the commands listed in `commands`, seen in code or in a server's command statistics.",
+        what_zh="报告 `commands` 中列出的命令，无论是在代码中还是在实例的命令统计中看到的。",
         example="DEBUG SLEEP 0",
         use_instead="(no such command on production)",
         body="""
@@ -193,7 +204,9 @@ commands = [{{ name = "get", args = ["user:1"], line = 3 }}, {{ name = "debug", 
         ),
         option='methods: tuple[str, ...] = option((), "redis-py methods to report (none by default).")',
         option_doc="`methods`: the redis-py methods to report (default: none).",
+        option_doc_zh="`methods`：要报告的 redis-py 方法（默认：无）。",
         what="Reports calls of the redis-py methods listed in `methods`.",
+        what_zh="报告对 `methods` 中所列 redis-py 方法的调用。",
         example="r.hgetall(key)",
         use_instead="r.hscan_iter(key, count=100)",
         body="""
@@ -228,7 +241,9 @@ calls = [{{ method = "get", keys = ["user:*"] }}, {{ method = "hgetall", keys = 
         option='required: tuple[str, ...] = option((), "Settings the server must set to a non-empty value (none by '
         'default).")',
         option_doc="`required`: configuration settings the server must set to a non-empty value (default: none).",
+        option_doc_zh="`required`：实例必须设置为非空值的配置项（默认：无）。",
         what="Reports the configuration settings listed in `required` that the server leaves empty or unset.",
+        what_zh="报告 `required` 中列出、而实例留空或未设置的配置项。",
         example="requirepass ''",
         use_instead="requirepass <a long random password>",
         body="""
@@ -314,3 +329,31 @@ class {cls}({base}[{options}]):
 
     Options = {options}
 {body}'''
+
+#: The Chinese translation of the documentation MODULE writes (src/rediscipline/rules/docs_zh/<ID>.md): the same
+#: sections under the Chinese headings, the same code blocks, and the stamp of the English text it translates.
+DOC_ZH = """{stamp}
+{title_zh}。
+
+## 检查什么
+{what}
+
+## 为什么有问题
+{why}
+
+## 示例
+```
+{example}
+```
+
+## 正确做法
+```
+{use_instead}
+```
+
+## 选项
+- {option_doc}
+
+## 依据
+- {source}：{quote}
+"""

@@ -8,8 +8,10 @@
    index and no dev extras: an undeclared runtime import fails here, whatever the development venv holds.
 3. From an empty working folder (no convention file, not this checkout), each command runs through the
    installed `rediscipline` and its exit code and key output are asserted: `--version`, `--help`,
-   `python -m rediscipline --help`, `rules`, `rule KEY005`, `keys` on examples/demo-keys.txt, `check` on
-   examples/sample-project (exact findings), `scan` of a throwaway redis-server filled with a few keys, and
+   `python -m rediscipline --help`, `rules`, `rule KEY005` (with a sentence from the packaged citation
+   table, and in Chinese from the translations the wheel ships as package data), `keys` on
+   examples/demo-keys.txt, `check` on examples/sample-project (exact findings), `scan` of a throwaway
+   redis-server filled with a few keys, and
    `scan` of the dump that server writes with SAVE; the local process pool of `rediscipline.api.executors`,
    and the one line that asks for the `dask` extra when a Dask scheduler is named without it.
 
@@ -156,6 +158,8 @@ def check_sdist(sdist: Path) -> None:
         "src/rediscipline/__init__.py",
         "src/rediscipline/cli/entry.py",
         "src/rediscipline/settings/presets/default.toml",
+        "src/rediscipline/rules/citations.toml",
+        "src/rediscipline/rules/docs_zh/KEY005.md",
         "examples/demo-keys.txt",
     ):
         expect(needed in names, f"{sdist.name} lacks {needed}")
@@ -170,7 +174,17 @@ def install(smoke: Smoke, wheel: Path) -> None:
     smoke.run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(wheel)], cwd=smoke.base)
     listed = smoke.run([python, "-m", "pip", "list", "--format", "json", "--disable-pip-version-check"])
     installed = {row["name"].lower() for row in json.loads(listed.stdout)}
-    dev_only = installed & {"pytest", "hypothesis", "mypy", "ruff", "deptry", "import-linter", "build", "jsonschema"}
+    dev_only = installed & {
+        "pytest",
+        "hypothesis",
+        "mypy",
+        "ruff",
+        "deptry",
+        "import-linter",
+        "build",
+        "jsonschema",
+        "cmarkgfm",
+    }
     expect(not dev_only, f"the bare virtualenv holds dev packages: {sorted(dev_only)}")
     extras = installed & {"dask", "distributed"}
     expect(not extras, f"the bare virtualenv holds the optional dask extra: {sorted(extras)}")
@@ -208,6 +222,14 @@ def check_rules(smoke: Smoke) -> None:
     page = smoke.tool("rule", "KEY005").stdout
     expect(page.startswith("# KEY005 key-length: "), f"`rule KEY005` starts with {page[:60]!r}")
     expect("## Option reference" in page, "`rule KEY005` has no option reference")
+    page_zh = smoke.tool("rule", "KEY005", "--lang", "zh").stdout
+    title = "# KEY005 key-length：键名过长\n"
+    expect(page_zh.startswith(title), f"`rule KEY005 --lang zh` starts with {page_zh[:60]!r}")
+    translated = "\n## 检查什么\n按字节" in page_zh
+    expect(translated, "`rule KEY005 --lang zh` lacks its translation (src/rediscipline/rules/docs_zh)")
+    # the cited sentences come from the package's data file, which the wheel must hold
+    quote = "  - “建议控制在 30 个字节内，尽可能不超过 128 字节，"
+    expect(quote in page_zh, "`rule KEY005 --lang zh` lacks its quote")
 
 
 def check_keys(smoke: Smoke) -> None:

@@ -1,10 +1,12 @@
-"""scripts/add_rule.py scaffolds a rule of each kind into a copy of the checkout, touching exactly five files.
+"""scripts/add_rule.py scaffolds a rule of each kind into a copy of the checkout, touching exactly seven files.
 
 The copy holds what a rule involves: the package, the scripts, docs/rules, the rule tests, the code corpus test
 and the changelog. For each kind the test compares every file of the copy before and after the scaffold: the
-module, its cases, its family list, its generated page and CHANGELOG.md changed, nothing else. Then the copy's
-own catalog, case, docs and code-coverage tests run on the new rules (a subprocess importing the copy's
-package), and `rediscipline rule ID` prints each new rule's page.
+module, its cases, its family list, its Chinese documentation, its two generated pages and CHANGELOG.md
+changed, nothing else. Then the copy's own catalog, case, translation, docs and code-coverage tests run on the
+new rules (a subprocess importing the copy's package), and `rediscipline rule ID` prints each new rule's page
+in both languages. A rule whose English documentation is rewritten, or that has no translation, fails the
+translation tests.
 """
 
 from __future__ import annotations
@@ -128,7 +130,9 @@ def scaffolded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str
 
 
 @pytest.mark.parametrize("kind", sorted(TOYS))
-def test_a_new_rule_touches_five_files(kind: str, scaffolded: tuple[Path, dict[str, set[str]], dict[str, str]]) -> None:
+def test_a_new_rule_touches_seven_files(
+    kind: str, scaffolded: tuple[Path, dict[str, set[str]], dict[str, str]]
+) -> None:
     _copy_root, touched, ids = scaffolded
     family, module = TOYS[kind]
     rule_id = ids[kind]
@@ -138,7 +142,9 @@ def test_a_new_rule_touches_five_files(kind: str, scaffolded: tuple[Path, dict[s
         f"src/rediscipline/rules/{module}",
         f"src/rediscipline/rules/{package}/__init__.py",
         f"tests/rules/cases/{rule_id}.toml",
+        f"src/rediscipline/rules/docs_zh/{rule_id}.md",
         f"docs/rules/{rule_id}-toy-{kind}.md",
+        f"docs/rules/zh/{rule_id}-toy-{kind}.md",
         "CHANGELOG.md",
     }
 
@@ -152,6 +158,7 @@ def test_new_rules_are_discovered_documented_and_their_cases_run(
     tests = [
         "tests/rules/test_catalog.py",
         "tests/rules/test_cases.py",
+        "tests/rules/test_docs_zh.py",
         "tests/test_docs.py",
         "tests/code/test_fixtures.py",
     ]
@@ -164,6 +171,8 @@ def test_new_rules_are_discovered_documented_and_their_cases_run(
     for rule_id in ids.values():
         # the catalog's checks of the rule (doc sections, documented options, cited sources, cases)...
         assert len([n for n in collected if "test_catalog.py" in n and f"[{rule_id}]" in n]) >= 4, rule_id
+        # ...its translation's checks (it exists and is current, sections, code, options, numbers, prose)...
+        assert len([n for n in collected if "test_docs_zh.py" in n and f"[{rule_id}]" in n]) == 6, rule_id
         # ...and every case of its case file
         cases = (copy / "tests" / "rules" / "cases" / f"{rule_id}.toml").read_text(encoding="utf-8").count("[[case]]")
         assert len([n for n in collected if "test_cases.py" in n and f"[{rule_id}-" in n]) == cases, rule_id
@@ -175,19 +184,21 @@ def test_new_rules_are_discovered_documented_and_their_cases_run(
     assert "failed" not in done.stdout
 
     for kind, rule_id in ids.items():
-        page = subprocess.run(
-            [sys.executable, "-m", "rediscipline", "rule", rule_id],
-            capture_output=True,
-            text=True,
-            cwd=copy,
-            env=_env(copy),
-            timeout=60,
-            check=False,
-        )
-        assert page.returncode == 0, page.stderr
-        assert page.stdout.startswith(f"# {rule_id} toy-{kind}: Toy {kind} rule\n")
-        generated = (copy / "docs" / "rules" / f"{rule_id}-toy-{kind}.md").read_text(encoding="utf-8")
-        assert generated.startswith(f"# {rule_id} toy-{kind}: Toy {kind} rule\n")
+        for lang, folder, title in (("en", "", f": Toy {kind} rule"), ("zh", "zh", "：示例规则")):
+            page = subprocess.run(
+                [sys.executable, "-m", "rediscipline", "rule", rule_id, "--lang", lang],
+                capture_output=True,
+                text=True,
+                cwd=copy,
+                env=_env(copy),
+                timeout=60,
+                check=False,
+            )
+            assert page.returncode == 0, page.stderr
+            generated = (copy / "docs" / "rules" / folder / f"{rule_id}-toy-{kind}.md").read_text(encoding="utf-8")
+            assert page.stdout == generated
+            assert generated.startswith(f"# {rule_id} toy-{kind}{title}\n")
+        assert "\n## 检查什么\n" in generated and "\n## What it does\n" not in generated
 
 
 def test_new_modules_pass_ruff(scaffolded: tuple[Path, dict[str, set[str]], dict[str, str]]) -> None:
@@ -253,6 +264,7 @@ NAMED = ("--title", "T", "--title-zh", "标题", "--source", "004 §2.1")
         (("CMD", "fresh-slug", "--id", "CMD001"), "CMD001 is taken"),
         (("KEY", "fresh-slug", "--id", "VAL100"), "--id 'VAL100': expected KEY and three digits"),
         (("KEY", "fresh-slug", "--source", "a document"), "start with the document's number"),
+        (("KEY", "fresh-slug", "--why", "It breaks things."), "--why needs --why-zh"),
     ],
 )
 def test_bad_arguments_are_one_line_and_write_nothing(args: tuple[str, ...], message: str, tmp_path: Path) -> None:
@@ -291,3 +303,39 @@ def test_a_command_rule_says_which_commands_it_judges_where_the_engine_asks(tmp_
         [sys.executable, "-c", probe], capture_output=True, text=True, env=_env(tmp_path), timeout=60, check=False
     )
     assert (shown.returncode, shown.stdout) == (0, "['debug', 'flushall']\n"), shown.stderr
+
+
+def _translation_tests(copy: Path, rule_id: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/rules/test_docs_zh.py", "-k", rule_id],
+        capture_output=True,
+        text=True,
+        cwd=copy,
+        env=_env(copy),
+        timeout=300,
+        check=False,
+    )
+
+
+def test_a_rule_documented_without_its_translation_fails(tmp_path: Path) -> None:
+    """The scaffold's translation passes; rewriting the English documentation fails until the translation (and
+    its stamp) follows, and so does a rule with no translation at all."""
+    _copy(tmp_path)
+    done = _scaffold(tmp_path, "KEY", "toy-untranslated", *NAMED, "--quote", "键名必须使用小写字母。")
+    assert done.returncode == 0, done.stderr
+    rule_id = _next_id("KEY")
+    assert _translation_tests(tmp_path, rule_id).returncode == 0
+
+    module = tmp_path / "src" / "rediscipline" / "rules" / "key" / "toy_untranslated.py"
+    text = module.read_text(encoding="utf-8")
+    module.write_text(text.replace("## Why is this bad?\n", "## Why is this bad?\n    A rewritten reason.\n"), "utf-8")
+    stale = _translation_tests(tmp_path, rule_id)
+    assert stale.returncode == 1
+    assert f"src/rediscipline/rules/docs_zh/{rule_id}.md does not translate the current English" in stale.stdout
+
+    (tmp_path / "src" / "rediscipline" / "rules" / "docs_zh" / f"{rule_id}.md").unlink()
+    missing = _translation_tests(tmp_path, rule_id)
+    assert missing.returncode == 1
+    assert (
+        f"{rule_id} has no Chinese documentation: write src/rediscipline/rules/docs_zh/{rule_id}.md" in missing.stdout
+    )

@@ -41,8 +41,9 @@ def _spec(where: str, scheduler: str) -> str:
     return scheduler if where == "dask" else where
 
 
-#: What a document says about time: the run's wall time, and the TTLs left of its top keys when they were read.
-_CLOCKED = ("elapsed_seconds", "ttl_ms")
+#: What a document says about time: the run's wall time, the TTLs left of its top keys when they were read,
+#: and the minutes and hours of the expiry timeline they fell in (its `keys` and `later` stay).
+_CLOCKED = ("elapsed_seconds", "ttl_ms", "per_minute", "per_hour")
 
 
 def _timeless(data: Any) -> Any:

@@ -19,6 +19,7 @@ import pytest
 from rediscipline.api import scan_live
 from rediscipline.model.report import Report
 from rediscipline.render.html import render_html
+from rediscipline.render.html.words import WORDS
 from rediscipline.render.json_output import report_to_dict
 from rediscipline.sources.live.source import LiveScanOptions
 from tests.browser.conftest import OpenPage
@@ -77,11 +78,13 @@ def test_page_is_clean_with_and_without_its_csp(rendered: Rendered, open_page: O
 
 def test_hostile_names_are_shown_as_text(rendered: Rendered, open_page: OpenPage) -> None:
     page = open_page(rendered.en)
-    page.search("xss")
-    shown = " ".join(page.texts("li.occurrence:not([hidden])"))
+    text = page.page.locator("body").inner_text()
+    assert "bin:\\xff\\xfe\\x1b[2J:" in text
+    # the pattern table shows each payload's pattern: its markup is text up to its first variable part
     for payload in XSS_PAYLOADS:
-        assert payload in shown or payload[:40] in shown
-    assert "bin:\\xff\\xfe\\x1b[2J:1" in page.page.locator("body").inner_text()
+        assert f"xss:{payload.split(' ')[0]}" in text, payload
+    examples = " ".join(page.texts("ul.examples li"))
+    assert any(f"xss:{payload}:{index}" in examples for index, payload in enumerate(XSS_PAYLOADS))
 
 
 def test_charts_match_the_json_report(rendered: Rendered, open_page: OpenPage) -> None:
@@ -131,8 +134,8 @@ def test_filters_and_search(rendered: Rendered, open_page: OpenPage) -> None:
     assert page.count_visible("li.occurrence[data-severity=error]") == 0
     assert int(page.text("#shown-count").replace(",", "")) == visible.count()
     page.click("input[name=severity][value=error]")
-    page.page.select_option("#family", "ttl")
-    assert page.count_visible("article.finding") == page.count("article.finding[data-family=ttl]")
+    page.page.select_option("#family", "TTL")
+    assert page.count_visible("article.finding") == page.count("article.finding[data-family=TTL]")
     page.page.select_option("#family", "")
     page.search("no-such-text-anywhere")
     assert page.count_visible("li.occurrence") == 0
@@ -159,4 +162,9 @@ def test_chinese_page(rendered: Rendered, open_page: OpenPage) -> None:
     assert page.attribute("html", "lang") == "zh-CN"
     assert page.text("#findings > h2").startswith("问题")
     assert page.text("figure[data-chart=keys-by-type] figcaption") == "按类型的 Key 数"
+    buckets = page.texts("figure[data-chart=ttl-buckets] .bar-label")
+    assert "不过期" in buckets and not [label for label in buckets if "expiry" in label or " h" in label]
+    for english in WORDS.values():  # every fixed word of the page, outside the quoted documents
+        if "{" not in english.en and english.en != english.zh:
+            assert page.count(f"#summary :text-is({english.en!r}), .chart figcaption:text-is({english.en!r})") == 0
     assert_clean(page)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.live.conftest import cli_env, require_kind
+from tests.render.gfm import render
 from tests.support.servers import ServerProcess, free_port, start_server
 
 
@@ -101,6 +102,31 @@ def test_a_target_that_cannot_be_read_is_a_row_and_exit_2(servers: list[ServerPr
     assert [t["status"] for t in data["targets"][1:]] == ["ok", "ok"]
 
 
+def test_a_fleet_in_markdown_names_what_it_could_not_read_first(servers: list[ServerProcess], tmp_path: Path) -> None:
+    inventory = _inventory(tmp_path, servers, down=True)
+    data = json.loads(_run("fleet", str(inventory), "--format", "json", "--executor", "inline", cwd=tmp_path).stdout)
+    result = _run("fleet", str(inventory), "--format", "markdown", "--executor", "inline", cwd=tmp_path)
+    assert result.returncode == 2
+    lines = result.stdout.splitlines()
+    assert lines[:5] == ["### Fleet\\: 3 targets, 1 not read", "", "> [!WARNING]", "> **Targets not read**", ">"]
+    page = render(result.stdout)
+    assert page.foreign == set() and page.github_links == []
+    error = data["targets"][0]["error"]
+    assert page.text().splitlines()[2:6] == ["[!WARNING]", "Targets not read", "", f"gone: {error}"]
+    (table,) = page.tables
+    assert [cell.text for cell in table[0]] == [
+        "target", "tags", "status", "score", "keys", "memory", "error", "warning", "note"
+    ]  # fmt: skip
+    rows = [[cell.text for cell in row] for row in table[1:]]
+    assert [row[:5] for row in rows] == [
+        ["gone", "env=test", "not read", "–", "–"],
+        *([t["name"], f"env=test, team={t['tags']['team']}", "read", str(t["score"]), f"{t['keys']:,}"]
+          for t in data["targets"][1:]),
+    ]  # fmt: skip
+    counts = [[str(t["by_severity"].get(s, 0)) for s in ("error", "warning", "note")] for t in data["targets"][1:]]
+    assert [row[6:] for row in rows[1:]] == counts
+
+
 def test_several_urls_make_a_fleet(servers: list[ServerProcess], tmp_path: Path) -> None:
     urls = [server.url for server in servers]
     result = _run("scan", *urls, "--format", "json", "--concurrency", "2", cwd=tmp_path)
@@ -109,7 +135,7 @@ def test_several_urls_make_a_fleet(servers: list[ServerProcess], tmp_path: Path)
     assert sorted(names) == sorted(urls)
     sarif = _run("scan", *urls, "--format", "sarif", cwd=tmp_path)
     assert sarif.returncode == 2
-    assert sarif.stderr.strip().endswith("several servers make a fleet report: --format text, json or html")
+    assert sarif.stderr.strip().endswith("several servers make a fleet report: --format text, json, html, markdown")
 
 
 def test_an_unreachable_scheduler_is_one_line_and_nothing_is_written(

@@ -2,6 +2,8 @@
 
 A behaviour test, not a timing one: `python -X importtime` lists every module the run imported, and
 `--version`, `--help` and a usage error must not import rich, redis-py, the rules, the engine or any source.
+Likewise an audit hook lists the files a run opens: the rules' Chinese documentation is read only by a run
+that shows it, and then only the page it shows.
 """
 
 from __future__ import annotations
@@ -57,6 +59,33 @@ def imported_modules(*args: str, cwd: Path) -> tuple[subprocess.CompletedProcess
     return done, modules
 
 
+#: Runs `python -m rediscipline ARGS` with an audit hook, then prints the translations it opened on stderr.
+_OPENS_PROBE = """
+import runpy, sys
+opened = []
+def hook(event, args):
+    if event == "open" and isinstance(args[0], str) and "/rules/docs_zh/" in args[0]:
+        opened.append(args[0].rsplit("/", 1)[1])
+sys.addaudithook(hook)
+sys.argv = ["rediscipline", *sys.argv[1:]]
+try:
+    runpy.run_module("rediscipline", run_name="__main__", alter_sys=True)
+finally:
+    sys.stderr.write("OPENED " + " ".join(opened) + "\\n")
+"""
+
+
+def opened_translations(*args: str, cwd: Path) -> list[str]:
+    """The files of `rules/docs_zh/` that `rediscipline ARGS` opened."""
+    done = subprocess.run(
+        [sys.executable, "-c", _OPENS_PROBE, *args], capture_output=True, text=True, cwd=cwd, timeout=120, check=False
+    )
+    assert done.returncode in (0, 2), done.stderr[-2000:]
+    line = done.stderr.splitlines()[-1]
+    assert line.startswith("OPENED"), done.stderr[-2000:]
+    return line.split()[1:]
+
+
 def heavy_among(modules: list[str]) -> list[str]:
     return sorted({m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY)})
 
@@ -66,6 +95,23 @@ def test_group_level_runs_import_nothing_heavy(args: tuple[str, ...], tmp_path: 
     done, modules = imported_modules(*args, cwd=tmp_path)
     assert done.returncode in (0, 2)
     assert heavy_among(modules) == []
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (("--version",), []),
+        (("--help",), []),
+        (("rules", "--lang", "zh"), []),
+        (("rule", "TTL001"), []),
+        (("rule", "TTL001", "--lang", "zh"), ["TTL001.md"]),
+    ],
+    ids=repr,
+)
+def test_only_a_run_that_shows_a_translation_reads_it(
+    args: tuple[str, ...], expected: list[str], tmp_path: Path
+) -> None:
+    assert opened_translations(*args, cwd=tmp_path) == expected
 
 
 def test_a_subcommand_imports_what_it_needs(tmp_path: Path) -> None:

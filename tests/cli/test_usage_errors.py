@@ -20,7 +20,7 @@ CASES = {
     ),
     "bad choice": (
         ("check", "--format", "xml"),
-        "--format: 'xml' is not one of 'text', 'json', 'sarif', 'github', 'html'",
+        "--format: 'xml' is not one of 'text', 'json', 'sarif', 'github', 'html', 'markdown'",
     ),
     "bad choice of a shared option": (
         ("keys", "--fail-on", "fatal"),

@@ -217,6 +217,7 @@ def _keyspace(
 
 
 @given(parts_of(FACTS, 20))
+@settings(deadline=None)  # each merge adds the timeline's 2,160 counts: no wall-clock limit on a shared machine
 def test_keyspace_statistics_and_top_keys_merge_into_one_pass(parts: list[list[tuple[Any, ...]]]) -> None:
     # The same key may sit in two parts (two dumps of one server) with other fields: ties in the top-K
     # heaps are broken by every field, so the heaviest keys are exact whatever the order.
@@ -224,7 +225,7 @@ def test_keyspace_statistics_and_top_keys_merge_into_one_pass(parts: list[list[t
 
 
 @given(parts_of(FACTS, 20))
-@settings(max_examples=50)
+@settings(max_examples=50, deadline=None)
 def test_sampled_parts_merge_into_one_pass_with_their_estimates(parts: list[list[tuple[Any, ...]]]) -> None:
     # Each part is a node sampled at one rate, its population twice the keys drawn: the estimates (sums of
     # squares in integers) and the populations add up to one pass's.

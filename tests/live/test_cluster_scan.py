@@ -24,6 +24,7 @@ from rediscipline.model.report import Report
 from rediscipline.render.json_output import report_to_dict
 from rediscipline.sources.errors import SourceError
 from tests.live.conftest import require_kind, run_scan
+from tests.render.html.page_parts import render
 from tests.support.servers import ServerProcess
 from tests.support.topologies import Cluster, hashtag_for, start_cluster
 
@@ -469,3 +470,12 @@ def test_map_sends_each_announced_address_where_it_is_reachable(small: Cluster) 
     assert str(bad.value) == (
         "--map '127.0.0.1:7000': expected HOST:PORT=HOST:PORT, an IPv6 address in brackets ([::1]:7000)"
     )
+
+
+def test_html_report_has_a_bar_per_shard(loaded: Loaded) -> None:
+    report = _scan(f"redis://{loaded.address(0)}")
+    shards = report_to_dict(report)["shards"]
+    page = render(report)
+    assert page.values("shards-keys") == [shard["keys"] for shard in shards]
+    assert page.values("shards-memory") == [shard["memory"] for shard in shards]
+    assert len(shards) == 3 and all(shard["keys"] for shard in shards)

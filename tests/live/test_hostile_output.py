@@ -1,10 +1,10 @@
 """Hostile data in every section of every format: a real server, its dump and a key list full of key names
 (and an ACL user, a slow-log entry, a file name) made to attack terminals, CI logs, JSON and SARIF viewers.
 
-Every report is rendered in every format (text with and without colour, JSON, SARIF, GitHub annotations),
-and each output must: hold no raw control, C1, bidi or other format character (only the newlines of the
-format itself, and in colour only the SGR sequences rich writes); parse, when it is JSON or SARIF; and still
-name every hostile key, in the escaped form that renderer uses.
+Every report is rendered in every format (text with and without colour, JSON, SARIF, GitHub annotations,
+Markdown), and each output must: hold no raw control, C1, bidi or other format character (only the newlines
+of the format itself, and in colour only the SGR sequences rich writes); parse, when it is JSON or SARIF (or
+Markdown, as GitHub renders it); and still name every hostile key, in the escaped form that renderer uses.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from rediscipline.api.defaults import settings_for
 from rediscipline.api.keys import KeyInput, check_keys
 from rediscipline.api.live import LiveScanOptions, scan_live
 from rediscipline.api.rdb import RdbScanOptions, scan_rdb
-from rediscipline.model.display import NAME_LIMIT, display_bytes
+from rediscipline.model.display import NAME_LIMIT, QUOTE_LIMIT, display_bytes, inert
 from rediscipline.model.report import Report
 from rediscipline.render import RENDERERS
 from rediscipline.render.github import escape_data
@@ -35,6 +35,7 @@ from rediscipline.render.names import name_fields
 from rediscipline.rules import default_registry
 from rediscipline.settings.loader import Overrides
 from tests.live.conftest import require_kind, run_scan
+from tests.render.gfm import render
 from tests.support.servers import ServerProcess, start_server
 
 HOSTILE: tuple[bytes, ...] = (
@@ -219,6 +220,34 @@ def test_github(reports: dict[str, Report], source: str) -> None:
     for key in HOSTILE:
         shown = [escape_data(display_bytes(pattern, NAME_LIMIT)) for pattern in _patterns_of(report, key)]
         assert any(s in text for s in shown), f"{key[:40]!r} not named in the {source} annotations"
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_markdown(reports: dict[str, Report], source: str) -> None:
+    """Every finding is a row of six cells whose place is its pattern, nothing became a link, an image or
+    HTML, and the keyspace block lists the namespaces holding the most memory."""
+    report = reports[source]
+    text = _render(report, "markdown")
+    assert _unsafe(text) == []
+    page = render(text)
+    assert page.foreign == set() and page.github_links == []
+    findings = next(table for table in page.tables if table[0][0].text == "severity")
+    assert len(findings) == 1 + min(len(report.findings), 50)
+    assert all(len(row) == 6 for row in findings)
+    for row, finding in zip(findings[1:], report.findings, strict=False):  # a key pattern, or what else it is about
+        name = display_bytes(finding.pattern, NAME_LIMIT) if finding.pattern is not None else finding.subject
+        assert row[2].codes == ([name] if name else [])
+    for key in HOSTILE:
+        shown = {display_bytes(pattern, NAME_LIMIT) for pattern in _patterns_of(report, key)}
+        assert shown & set(page.codes), f"{key[:40]!r} not named in the {source} Markdown report"
+    if source != "keys":
+        keyspace = report.stats.keyspace
+        assert keyspace is not None
+        namespaces = next(table for table in page.tables if table[0][0].text == "namespace")
+        shown_namespaces = [(row[0].codes, row[1].text) for row in namespaces[1:]]
+        expected = [([inert(b.label, QUOTE_LIMIT)], f"{b.keys:,}") for b in keyspace.namespaces[:5]]
+        assert shown_namespaces == expected
+        assert set(SHOWN_NAMESPACES) & {codes[0] for codes, _keys in shown_namespaces}
 
 
 def test_cli_scan_text_never_color(hostile_server: ServerProcess, tmp_path: Path) -> None:

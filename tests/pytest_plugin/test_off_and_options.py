@@ -87,7 +87,7 @@ def test_the_bare_flag_before_a_path_is_the_flag_and_the_path(
         ),
         (
             ("--rediscipline", "--rediscipline-format=xml"),
-            "ERROR: --rediscipline-format: unknown format 'xml' (use text, json, sarif, github)",
+            "ERROR: --rediscipline-format: unknown format 'xml' (use text, json, sarif, github, markdown)",
         ),
         (
             ("--rediscipline", "--rediscipline-report=missing/out.json"),
@@ -203,6 +203,7 @@ def test_the_report_format_follows_the_file_name() -> None:
         "a.sarif": "sarif",
         "a.sarif.json": "sarif",
         "a.txt": "text",
+        "a.md": "markdown",
         "a": "text",
     }
     assert {name: format_for(Path(name)) for name in names} == names

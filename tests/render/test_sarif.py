@@ -191,7 +191,14 @@ def test_rule_descriptors_come_from_the_rule_docs() -> None:
     assert maxmemory["name"] == "maxmemory"
     assert maxmemory["shortDescription"] == {"text": meta.title.en}
     assert maxmemory["fullDescription"] == {"text": doc_sections(meta.doc)["What it does"]}
-    assert maxmemory["help"] == {"text": meta.doc, "markdown": meta.doc}
+    # the whole doc, then the sentence of each source with its Chinese original (CFG001's doc ends with Source)
+    cited = ["## Cited sentences"]
+    for source, sentence in zip(meta.sources, meta.citations, strict=True):
+        assert sentence.source == source
+        cited += [f"- {source}", f"  - “{sentence.text.en}”", f"  - original: “{sentence.text.zh}”"]
+    assert maxmemory["help"]["text"] == meta.doc + "\n\n" + "\n".join(cited)
+    assert "  - original: “设置合适的最大内存，确保内存不足时触发删除……" in maxmemory["help"]["text"]
+    assert maxmemory["help"]["markdown"] == maxmemory["help"]["text"].replace("~", "\\~")  # 2~6GB
     assert (
         maxmemory["helpUri"] == "https://github.com/rediscipline/rediscipline/blob/main/docs/rules/CFG001-maxmemory.md"
     )

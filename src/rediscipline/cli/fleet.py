@@ -15,7 +15,7 @@ from rediscipline.model.fleet import FleetReport
 from rediscipline.settings.layering import Settings
 from rediscipline.sources.live.defaults import DEFAULT_CONCURRENCY
 
-FLEET_FORMATS = ("text", "json", "html")
+FLEET_FORMATS = ("text", "json", "html", "markdown")
 
 
 def concurrency_options(func: Any) -> Any:

@@ -68,7 +68,7 @@ COMMANDS = {
     "rule": LazyCommand(
         "rediscipline.cli.rules",
         "rule_command",
-        "Show the full documentation of a rule (its docstring, options and sources).",
+        "Show the full documentation of a rule (its docstring, cited sentences and options).",
     ),
     "rules": LazyCommand(
         "rediscipline.cli.rules",

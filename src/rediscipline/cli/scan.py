@@ -317,8 +317,7 @@ def scan_command(
     targets: tuple[str, ...] = params["targets"]
     if len(targets) > 1 and all(_is_url(target) for target in targets):
         if output_format not in FLEET_FORMATS:
-            choices = ", ".join(FLEET_FORMATS[:-1]) + f" or {FLEET_FORMATS[-1]}"
-            raise click.UsageError(f"several servers make a fleet report: --format {choices}")
+            raise click.UsageError(f"several servers make a fleet report: --format {', '.join(FLEET_FORMATS)}")
         if baseline is not None:
             raise click.UsageError("--baseline applies to one report: scan one server, or use `rediscipline fleet`")
         fleet = scan_fleet_of(params, settings)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from rediscipline.model.cluster import ClusterView
@@ -23,6 +23,18 @@ _NO_TITLE = Text("", "")  # Text is immutable: one shared default is safe
 
 
 @dataclass(frozen=True, slots=True)
+class Citation:
+    """The sentence a rule enforces, from one convention section it cites.
+
+    `source` is the reference as the rule gives it (`000 §Key 名字如何设计 — 大小`); `text.zh` is the
+    document's own words (pieces joined by `……` where text is left out), `text.en` their translation.
+    """
+
+    source: str
+    text: Text
+
+
+@dataclass(frozen=True, slots=True)
 class RuleMeta:
     """What a renderer needs to know about a rule, so it never has to reach into the rule registry."""
 
@@ -35,6 +47,19 @@ class RuleMeta:
     sources: tuple[str, ...]  # cited convention sections, e.g. "000 §Key 名字如何设计 — 大小"
     doc: str = ""
     family_title: Text = _NO_TITLE
+    #: The sentence each source states, in the order of `sources` (rules/citations.toml).
+    citations: tuple[Citation, ...] = ()
+    #: The documentation in Chinese, or what reads it when first asked for (the rules pass a loader, so that
+    #: only a run that shows it reads it); `doc_in` picks the language.
+    doc_zh: str | Callable[[], str] = ""
+
+    def doc_in(self, lang: str) -> str:
+        """The documentation in `lang` ("en" or "zh"); the English one when there is no translation."""
+        if lang == "zh":
+            text = self.doc_zh() if callable(self.doc_zh) else self.doc_zh
+            if text:
+                return text
+        return self.doc
 
 
 #: How many patterns the text report lists unless told (`--patterns`).

@@ -19,9 +19,9 @@ from rediscipline.model.severity import Severity
 OFF, REPORT, STRICT = "off", "report", "strict"
 MODES = (OFF, REPORT, STRICT)
 #: The output formats of `--rediscipline-report` (the renderers' names, as `rediscipline --format` has them).
-FORMATS = ("text", "json", "sarif", "github")
+FORMATS = ("text", "json", "sarif", "github", "markdown")
 #: File name endings that choose a format when `--rediscipline-format` is not given (else text).
-_SUFFIX_FORMATS = ((".sarif", "sarif"), (".sarif.json", "sarif"), (".json", "json"))
+_SUFFIX_FORMATS = ((".sarif", "sarif"), (".sarif.json", "sarif"), (".json", "json"), (".md", "markdown"))
 FLAG = "--rediscipline"
 
 
@@ -133,7 +133,8 @@ def read_options(config: pytest.Config, mode: str) -> PluginOptions:
 
 
 def format_for(path: Path | None) -> str:
-    """The format a report file's name asks for: json for `*.json`, sarif for `*.sarif`, else text."""
+    """The format a report file's name asks for: json for `*.json`, sarif for `*.sarif`, markdown for `*.md`, else
+    text."""
     name = path.name.lower() if path is not None else ""
     for suffix, chosen in _SUFFIX_FORMATS:
         if name.endswith(suffix):

@@ -10,7 +10,7 @@ from rediscipline.render import RENDERERS
 
 
 def rendered(report: Report, output_format: str, lang: str, color: bool = False) -> str:
-    """`report` in one of the renderers' formats (text, json, sarif, github)."""
+    """`report` in one of the renderers' formats (text, json, sarif, github, markdown)."""
     buffer = io.StringIO()
     RENDERERS[output_format](report, buffer, lang, color)
     return buffer.getvalue()

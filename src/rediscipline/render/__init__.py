@@ -9,6 +9,7 @@ from rediscipline.model.report import Report
 from rediscipline.render.github import render_github
 from rediscipline.render.html import render_html
 from rediscipline.render.json_output import render_json
+from rediscipline.render.markdown import render_markdown
 from rediscipline.render.sarif import render_sarif
 from rediscipline.render.text import render_text
 
@@ -20,4 +21,5 @@ RENDERERS: dict[str, Renderer] = {
     "sarif": render_sarif,
     "github": render_github,
     "html": render_html,
+    "markdown": render_markdown,
 }

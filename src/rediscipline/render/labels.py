@@ -106,6 +106,50 @@ LABELS = {
         "one node of a cluster of {masters} masters: the other shards were not scanned",
         "集群（{masters} 个主节点）中的一个节点：其余分片未扫描",
     ),
+    # the Markdown report (`render.markdown`) and the fleet's
+    "md-inputs": Text("Inputs", "输入"),
+    "md-server": Text("Server", "实例"),
+    "md-preset": Text("Preset", "预设"),
+    "md-score": Text("Score", "得分"),
+    "md-keys": Text("Keys", "Key"),
+    "md-findings": Text("Findings", "问题"),
+    "md-cluster": Text("Cluster", "集群"),
+    "md-shards": Text(
+        "{n} shards: {complete} complete, {partial} partial, {failed} not read",
+        "{n} 个分片：{complete} 个完整，{partial} 个部分，{failed} 个未读取",
+    ),
+    "md-sampled": Text(
+        "sampled {sampled} of {population} keys (rate {rate}): counts marked ≈ are estimates",
+        "从 {population} 个 Key 中抽样 {sampled} 个（比例 {rate}）：标有 ≈ 的数量为估计值",
+    ),
+    "md-stopped": Text("the scan stopped early: {reason}", "扫描提前结束：{reason}"),
+    "md-more-inputs": Text("and {n} more", "另有 {n} 个"),
+    "md-severity": Text("severity", "级别"),
+    "md-rule": Text("rule", "规则"),
+    "md-place": Text("place", "位置"),
+    "md-count": Text("count", "数量"),
+    "md-worst": Text("worst", "最大值"),
+    "md-message": Text("message", "说明"),
+    "md-test-code": Text("test code", "测试代码"),
+    "md-more-findings": Text(
+        "{n} more findings: see the JSON report (`--format json`), which lists every one",
+        "另有 {n} 个问题：见 JSON 报告（`--format json`），其中列出全部",
+    ),
+    "md-more-notes": Text(
+        "{n} more notes: see the JSON report (`--format json`)", "另有 {n} 条说明：见 JSON 报告（`--format json`）"
+    ),
+    "md-more-rules": Text(
+        "{n} more rules: `rediscipline rule ID` shows each one's sources",
+        "另有 {n} 条规则：`rediscipline rule ID` 列出各自的依据",
+    ),
+    "md-more-targets": Text(
+        "{n} more targets: see the JSON report (`--format json`), which lists every one",
+        "另有 {n} 个目标：见 JSON 报告（`--format json`），其中列出全部",
+    ),
+    "md-sources": Text("Rules and their sources", "规则及其依据"),
+    "md-no-sources": Text("no cited source", "未引用依据"),
+    "md-keyspace-line": Text("{keys} keys · {memory} · {coverage}", "{keys} 个 Key · {memory} · {coverage}"),
+    "md-not-read": Text("Targets not read", "未能读取的目标"),
 }
 
 

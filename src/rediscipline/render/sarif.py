@@ -26,6 +26,7 @@ from rediscipline.model.location import FILE_SOURCES, SOURCE_KEYS, SOURCE_RDB, L
 from rediscipline.model.report import Report, RuleMeta
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.render.citations import with_citations
 from rediscipline.render.libraries import library_fields, with_advice
 from rediscipline.render.names import name_fields
 from rediscipline.render.notes import note_text
@@ -93,7 +94,10 @@ def _rule(meta: RuleMeta, lang: str) -> dict[str, Any]:
         "name": meta.slug,
         "shortDescription": {"text": title},
         "fullDescription": {"text": _section(doc, "What it does") or title},
-        "help": {"text": doc, "markdown": doc},
+        "help": {
+            "text": with_citations(doc, meta.citations, lang, markdown=False),
+            "markdown": with_citations(doc, meta.citations, lang),
+        },
         "helpUri": RULE_DOC_URI.format(id=meta.id, slug=meta.slug),
         "defaultConfiguration": {"level": LEVEL[meta.severity]},
         "properties": properties,

@@ -16,14 +16,16 @@ import os
 from collections import defaultdict
 from typing import TextIO
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text as RichText
 
 from rediscipline.model.display import NAME_LIMIT, QUOTE_LIMIT, display_bytes, display_text, inert
 from rediscipline.model.finding import Finding
 from rediscipline.model.location import SOURCE_LIVE, SOURCE_RDB, Location
-from rediscipline.model.report import LAYOUT_SITES, Report
+from rediscipline.model.report import LAYOUT_SITES, Report, RuleMeta
 from rediscipline.model.severity import Severity
+from rediscipline.render.citations import quoted
 from rediscipline.render.labels import SEVERITY, label
 from rediscipline.render.libraries import advice, family_of
 from rediscipline.render.notes import note_text
@@ -162,12 +164,26 @@ def _by_rule(findings: list[Finding], report: Report, console: Console, lang: st
         if keyed:
             header.append(f"  ({keyed:,} {label('keys', lang)})", style="dim")
         console.print(header)
-        if meta is not None and meta.sources:
-            console.print(RichText(f"  {label('source', lang)}: " + " · ".join(meta.sources), style="dim"))
+        if meta is not None:
+            _sources(meta, console, lang)
         counted = "call" if meta is None or meta.family in COUNTED_IN_CALLS else "server"
         for finding in group:
             _finding(finding, console, lang, counted)
         console.print()
+
+
+def _sources(meta: RuleMeta, console: Console, lang: str) -> None:
+    """`source:` and each convention section the rule cites, one a line with its sentence in `lang`; the
+    sections the citation table lacks follow on one line."""
+    head = f"  {label('source', lang)}: "
+    lines = [f"{c.source}: {quoted(c.text.in_(lang))}" for c in meta.citations]
+    cited = {c.source for c in meta.citations}
+    uncited = [source for source in meta.sources if source not in cited]
+    if uncited:
+        lines.append(" · ".join(uncited))
+    indent = " " * cell_len(head)
+    for number, line in enumerate(lines):
+        console.print(RichText((indent if number else head) + line, style="dim"))
 
 
 def _notes(report: Report, console: Console, lang: str) -> None:

@@ -47,7 +47,9 @@ from rediscipline.model.report import RuleMeta
 from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.rules.citations import citations_for
 from rediscipline.rules.options import RuleOptions
+from rediscipline.rules.translation import HEADINGS_ZH, ChineseDoc
 
 #: Where a rule can be checked, in the order the catalog shows them.
 WHERE = ("code", "runtime", "live", "rdb", "config", "keys")
@@ -85,13 +87,14 @@ class Overlap:
 
     `winner` is the more specific rule: where both report the same bytes, only it does (the other stays
     silent for those bytes when the winner is enabled in that scope). None: the rules report them for
-    different reasons, and both do. `example` is a name on which they meet; `reason` says why in words.
+    different reasons, and both do. `example` is a name on which they meet; `reason` says why in words
+    (in both languages: it is written on the rule pages of both).
     """
 
     rules: tuple[str, str]
     winner: str | None
     example: str
-    reason: str
+    reason: Text
 
     def other(self, rule_id: str) -> str:
         first, second = self.rules
@@ -387,6 +390,8 @@ def rule(
 ) -> Callable[[type[Any]], type[Any]]:
     """Attach metadata to a rule class; validates the id format and the `where` names.
 
+    The meta's `citations` hold the sentence of each source, from the table `rules.citations` reads once.
+
     `overlaps` is an overlap table (the whole table: the rows naming this rule are kept): they set
     `defers_to` and are written as the doc's `Overlaps` section.
     """
@@ -405,6 +410,7 @@ def rule(
             cls.overlaps = mine
             cls.defers_to = frozenset(row.winner for row in mine if row.winner is not None and row.winner != id)
             doc += "\n\n" + overlaps_section(id, mine)
+        zh_overlaps = overlaps_section(id, mine, "zh") if mine else ""
         cls.meta = RuleMeta(
             id=id,
             slug=slug,
@@ -415,30 +421,46 @@ def rule(
             sources=sources,
             doc=doc,
             family_title=FAMILIES[match.group(1)],
+            citations=citations_for(id, sources),
+            doc_zh=ChineseDoc(id, zh_overlaps),
         )
         return cls
 
     return decorate
 
 
-def overlaps_section(rule_id: str, rows: Sequence[Overlap]) -> str:
-    """The `Overlaps` section of a rule's doc, written from its overlap rows."""
-    lines = [
-        f"## {OVERLAPS_SECTION}",
-        "Rules that can report the same bytes of a name as this one, and which of them reports those bytes:",
-    ]
+def overlaps_section(rule_id: str, rows: Sequence[Overlap], lang: str = "en") -> str:
+    """The `Overlaps` section of a rule's doc in `lang`, written from its overlap rows."""
+    if lang == "zh":
+        lines = [
+            f"## {HEADINGS_ZH[OVERLAPS_SECTION]}",
+            "可能与本规则报告键名中同一段字节的规则，以及由谁报告这些字节：",
+        ]
+    else:
+        lines = [
+            f"## {OVERLAPS_SECTION}",
+            "Rules that can report the same bytes of a name as this one, and which of them reports those bytes:",
+        ]
     for row in rows:
         other = row.other(rule_id)
         if row.winner == rule_id:
-            head = f"Wins over {other} on the bytes both report (`{row.example}`): only this rule reports them."
+            head = Text(
+                f"Wins over {other} on the bytes both report (`{row.example}`): only this rule reports them.",
+                f"在两者都报告的字节上优先于 {other}（`{row.example}`）：只由本规则报告。",
+            )
         elif row.winner == other:
-            head = (
+            head = Text(
                 f"Yields to {other} on the bytes both report (`{row.example}`): only {other} reports them while "
-                "it is enabled; this rule still reports the bytes only it sees."
+                "it is enabled; this rule still reports the bytes only it sees.",
+                f"在两者都报告的字节上让位于 {other}（`{row.example}`）：{other} 启用时只由它报告；"
+                "只有本规则发现的字节仍由本规则报告。",
             )
         else:
-            head = f"Reports alongside {other} (`{row.example}`): both report, for different reasons."
-        lines.append(f"- {head} {row.reason}")
+            head = Text(
+                f"Reports alongside {other} (`{row.example}`): both report, for different reasons.",
+                f"与 {other} 同时报告（`{row.example}`）：两者出于不同的原因都会报告。",
+            )
+        lines.append(f"- {head.in_(lang)}{'' if lang == 'zh' else ' '}{row.reason.in_(lang)}")
     return "\n".join(lines)
 
 

@@ -17,6 +17,7 @@ class Element:
     tag: str
     attrs: dict[str, str | None]
     text: list[str] = field(default_factory=list)
+    chart: str | None = None  # the `data-chart` of the nearest figure around the element
 
 
 class _Collector(HTMLParser):
@@ -25,10 +26,15 @@ class _Collector(HTMLParser):
         self.elements: list[Element] = []
         self.open: list[Element] = []
         self.text: list[str] = []
+        self.visible: list[str] = []
+        self._raw: str | None = None  # inside <style> or <script>: not text a reader sees
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        element = Element(tag, dict(attrs))
+        figure = next((e for e in reversed(self.open) if e.tag == "figure"), None)
+        element = Element(tag, dict(attrs), chart=figure.attrs.get("data-chart") if figure is not None else None)
         self.elements.append(element)
+        if tag in {"style", "script"}:
+            self._raw = tag
         if tag not in {"meta", "br", "input", "line", "img", "link"}:
             self.open.append(element)
 
@@ -36,6 +42,8 @@ class _Collector(HTMLParser):
         self.elements.append(Element(tag, dict(attrs)))
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == self._raw:
+            self._raw = None
         for index in range(len(self.open) - 1, -1, -1):
             if self.open[index].tag == tag:
                 del self.open[index:]
@@ -45,6 +53,8 @@ class _Collector(HTMLParser):
         if self.open:
             self.open[-1].text.append(data)
         self.text.append(data)
+        if self._raw is None:
+            self.visible.append(data)
 
 
 @dataclass
@@ -52,6 +62,7 @@ class Page:
     source: str
     elements: list[Element]
     text: str
+    visible: str  # the text outside the style and the scripts
 
     def all(self, tag: str, **attrs: str) -> list[Element]:
         return [
@@ -63,12 +74,9 @@ class Page:
     def with_class(self, name: str) -> list[Element]:
         return [e for e in self.elements if name in (e.attrs.get("class") or "").split()]
 
-    def visible_text(self) -> str:
-        """The page's text without its style and scripts (and with the English of rule docs, which follow)."""
-        text = self.text
-        for element in self.all("style") + self.all("script"):
-            text = text.replace("".join(element.text), "")
-        return text
+    def values(self, chart: str) -> list[int]:
+        """The `data-value` of every mark drawn in the figure `[data-chart=chart]` itself, in page order."""
+        return [int(e.attrs["data-value"] or "0") for e in self.with_class("mark") if e.chart == chart]
 
     def script_bodies(self) -> list[str]:
         return ["".join(e.text) for e in self.all("script")]
@@ -78,7 +86,7 @@ def parse(source: str) -> Page:
     collector = _Collector()
     collector.feed(source)
     collector.close()
-    return Page(source, collector.elements, "".join(collector.text))
+    return Page(source, collector.elements, "".join(collector.text), "".join(collector.visible))
 
 
 def render(report: Report, lang: str = "en") -> Page:

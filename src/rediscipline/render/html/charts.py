@@ -70,6 +70,7 @@ class Column:
 class Tick:
     x: float
     label: str
+    anchor: str = "middle"  # SVG text-anchor: the last tick ends at the axis's end
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +81,7 @@ class ColumnChart:
     columns: tuple[Column, ...] = ()
     ticks: tuple[Tick, ...] = ()
     top_label: str = ""  # the value at the top of the axis
+    hot: bool = False  # some column is marked hot
     axis_label: str = ""
     empty: str | None = None
     caption: str = ""
@@ -200,9 +202,18 @@ def columns(
             )
         )
     ticks = tuple(
-        Tick(round(_LEFT + index * step, 2), tick_label(index)) for index in range(0, len(values) + 1, tick_every)
+        Tick(round(_LEFT + index * step, 2), tick_label(index), "end" if index == len(values) else "middle")
+        for index in range(0, len(values) + 1, tick_every)
     )
-    return ColumnChart(name, title, tuple(drawn), ticks=ticks, top_label=top_shown(top), axis_label=axis_label)
+    return ColumnChart(
+        name,
+        title,
+        tuple(drawn),
+        ticks=ticks,
+        top_label=top_shown(top),
+        hot=any(column.hot for column in drawn),
+        axis_label=axis_label,
+    )
 
 
 def split(

@@ -98,6 +98,13 @@ class OccurrenceView:
 
 
 @dataclass(frozen=True, slots=True)
+class CitationView:
+    source: str  # `000 §Key 名字如何设计 — 大小`
+    sentence: str  # in the page's language
+    original: str = ""  # the Chinese original, on an English page
+
+
+@dataclass(frozen=True, slots=True)
 class RuleView:
     rule_id: str
     slug: str
@@ -106,7 +113,7 @@ class RuleView:
     family_title: str
     severity: str
     severity_word: str
-    citations: tuple[tuple[str, str], ...]
+    citations: tuple[CitationView, ...]
     doc: RuleDoc
     occurrences: tuple[OccurrenceView, ...]
     more: str = ""
@@ -206,11 +213,23 @@ def _rule(meta: RuleMeta | None, rule_id: str, findings: Sequence[Finding], lang
     return (meta.slug, meta.title.in_(lang), meta.family, meta.family_title.in_(lang) or meta.family)
 
 
-def _citations(meta: RuleMeta | None, lang: str) -> tuple[tuple[str, str], ...]:
+def _citations(meta: RuleMeta | None, lang: str) -> tuple[CitationView, ...]:
+    """Each source the rule cites with its sentence: in Chinese the document's own words; in English the
+    translation, then the original."""
     if meta is None:
         return ()
-    quoted = {citation.source: citation.text.in_(lang) for citation in getattr(meta, "citations", ())}
-    return tuple((display_text(source, TEXT_LIMIT), inert(quoted.get(source, ""))) for source in meta.sources)
+    quoted = {citation.source: citation.text for citation in meta.citations}
+    out = []
+    for source in meta.sources:
+        text = quoted.get(source)
+        out.append(
+            CitationView(
+                source=display_text(source, TEXT_LIMIT),
+                sentence="" if text is None else inert(text.in_(lang)),
+                original="" if text is None or lang == "zh" else inert(text.zh),
+            )
+        )
+    return tuple(out)
 
 
 def findings_view(report: Report, lang: str, names: LongNameTable, limit: int = OCCURRENCE_LIMIT) -> FindingsView:

@@ -55,15 +55,10 @@ def _sections(doc: str) -> tuple[str, dict[str, str]]:
     return summary, {parts[i].strip(): parts[i + 1].strip() for i in range(1, len(parts) - 1, 2)}
 
 
-def _doc_text(meta: RuleMeta, lang: str) -> str:
-    doc_in = getattr(meta, "doc_in", None)
-    return str(doc_in(lang)) if callable(doc_in) else meta.doc
-
-
 def rule_doc(meta: RuleMeta | None, lang: str) -> RuleDoc:
     if meta is None or not meta.doc:
         return _NO_DOC
-    text = _doc_text(meta, lang)
+    text = meta.doc_in(lang)
     summary, sections = _sections(text)
     fix = next((sections[heading] for heading in FIX_HEADINGS if heading in sections), "")
     return RuleDoc(summary=summary, fix=_render(fix) if fix else Markup(""), body=_render(text))

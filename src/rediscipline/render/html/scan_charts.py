@@ -7,13 +7,14 @@ never from keys one by one, so the page has the same size for a thousand keys an
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from rediscipline.model.display import NAME_LIMIT, QUOTE_LIMIT, display_bytes, display_text
-from rediscipline.model.keyspace import KeyspaceStats, TopKey, namespace_of
+from rediscipline.model.keyspace import KeyspaceStats, SizeBucket, TopKey, namespace_of
 from rediscipline.model.report import PatternStat, Report
 from rediscipline.render.html.charts import BarChart, ColumnChart, SplitChart, bars, columns, split
-from rediscipline.render.html.words import word
+from rediscipline.render.html.words import summary_label, word
 from rediscipline.render.numbers import human_bytes, share
 
 #: Rows of a bar chart of namespaces, of the patterns one namespace opens onto, and of the top keys.
@@ -24,6 +25,10 @@ MINUTES, HOURS = 1440, 720
 
 def _count(value: float) -> str:
     return f"{value:,.0f}"
+
+
+def _keys(count: int, lang: str) -> str:
+    return word("count-key", lang) if count == 1 else word("count-keys", lang, n=_count(count))
 
 
 def _group_patterns(patterns: Sequence[PatternStat]) -> dict[str, list[PatternStat]]:
@@ -44,7 +49,7 @@ def _pattern_bars(namespace: str, rows: list[PatternStat], by_memory: bool, lang
         for r in ranked
     ]
     extras = [
-        word("count-keys", lang, n=_count(r.count))
+        _keys(r.count, lang)
         + ("" if r.ttl_coverage is None else f" · {word('with-ttl', lang)} {share(r.ttl_coverage)}")
         for r in ranked
     ]
@@ -53,10 +58,10 @@ def _pattern_bars(namespace: str, rows: list[PatternStat], by_memory: bool, lang
         "patterns-of-namespace",
         word("patterns-of", lang, namespace=display_text(namespace, QUOTE_LIMIT)),
         data,
-        empty="",
+        empty=_not_measured(lang),
         titles=[display_bytes(r.pattern, NAME_LIMIT) for r in ranked],
         extras=extras,
-        more=word("occurrences-cut", lang, n=_count(more)) if more > 0 else "",
+        more=word("rows-cut", lang, n=_count(more)) if more > 0 else "",
     )
 
 
@@ -81,17 +86,21 @@ def namespace_chart(report: Report, lang: str) -> BarChart:
         name,
         title,
         [
-            (display_text(label, QUOTE_LIMIT), float(value), human_bytes(value) if by_memory else _count(value))
+            (
+                display_text(summary_label(label, lang), QUOTE_LIMIT),
+                float(value),
+                human_bytes(value) if by_memory else _count(value),
+            )
             for label, value, _k in shown
         ],
         empty=word("no-data", lang, why=word("why-no-keys", lang)),
         titles=[display_text(label, NAME_LIMIT) for label, _v, _k in shown],
-        extras=[word("count-keys", lang, n=_count(keys)) if by_memory else "" for _l, _v, keys in shown],
+        extras=[_keys(keys, lang) if by_memory else "" for _l, _v, keys in shown],
         drills=[
             _pattern_bars(label, groups[label], by_memory, lang) if groups.get(label) else None
             for label, _v, _k in shown
         ],
-        more=word("occurrences-cut", lang, n=_count(more)) if more > 0 else "",
+        more=word("rows-cut", lang, n=_count(more)) if more > 0 else "",
         hint=word("drill-hint", lang),
     )
 
@@ -112,7 +121,7 @@ def type_charts(keyspace: KeyspaceStats, lang: str) -> list[BarChart]:
             if memory_measured
             else [],
             empty=_not_measured(lang) if keyspace.keys else word("no-data", lang, why=word("why-no-keys", lang)),
-            extras=[word("count-keys", lang, n=_count(t.keys)) for t in by_memory],
+            extras=[_keys(t.keys, lang) for t in by_memory],
         ),
         bars(
             "keys-by-type",
@@ -123,32 +132,36 @@ def type_charts(keyspace: KeyspaceStats, lang: str) -> list[BarChart]:
     ]
 
 
-def _size_label(low: int, high: int) -> str:
-    return f"{human_bytes(low)} – {human_bytes(high)}"
+def _size_chart(
+    name: str, buckets: Sequence[SizeBucket], values: list[int], *, shown: Callable[[int], str], empty: str, lang: str
+) -> ColumnChart:
+    def label_of(index: int) -> str:
+        bucket = buckets[index]
+        return f"{human_bytes(bucket.low)} – {human_bytes(bucket.high)}: {shown(values[index])}"
+
+    def tick_label(index: int) -> str:
+        return human_bytes(buckets[index].low if index < len(buckets) else buckets[-1].high)
+
+    return columns(
+        name,
+        word(name, lang),
+        values,
+        label_of=label_of,
+        tick_every=max(1, len(values) // 8),
+        tick_label=tick_label,
+        empty=empty,
+        top_shown=shown,
+    )
 
 
 def size_charts(keyspace: KeyspaceStats, lang: str) -> list[ColumnChart]:
+    """Keys and memory per power-of-two bucket of a key's size."""
     buckets = keyspace.size_buckets
-    labels = [_size_label(b.low, b.high) for b in buckets]
     empty = _not_measured(lang) if keyspace.keys else word("no-data", lang, why=word("why-no-keys", lang))
-    out = []
-    for name, values, shown in (
-        ("size-keys", [b.keys for b in buckets], _count),
-        ("size-memory", [b.memory for b in buckets], human_bytes),
-    ):
-        out.append(
-            columns(
-                name,
-                word(name, lang),
-                values,
-                label_of=lambda i, v=values, s=shown: f"{labels[i]}: {s(v[i])}",
-                tick_every=max(1, len(values) // 8),
-                tick_label=lambda i: human_bytes(buckets[i].low) if i < len(buckets) else human_bytes(buckets[-1].high),
-                empty=empty,
-                top_shown=shown,
-            )
-        )
-    return out
+    return [
+        _size_chart("size-keys", buckets, [b.keys for b in buckets], shown=_count, empty=empty, lang=lang),
+        _size_chart("size-memory", buckets, [b.memory for b in buckets], shown=human_bytes, empty=empty, lang=lang),
+    ]
 
 
 def ttl_charts(keyspace: KeyspaceStats, lang: str) -> list[SplitChart | BarChart]:
@@ -179,7 +192,10 @@ def ttl_charts(keyspace: KeyspaceStats, lang: str) -> list[SplitChart | BarChart
                 ),
             )
         )
-    histogram = [(display_text(b.label, QUOTE_LIMIT), float(b.keys), _count(b.keys)) for b in keyspace.ttl_histogram]
+    histogram = [
+        (display_text(summary_label(b.label, lang), QUOTE_LIMIT), float(b.keys), _count(b.keys))
+        for b in keyspace.ttl_histogram
+    ]
     return [
         split(
             "ttl-coverage", word("ttl-coverage", lang), rows, empty=word("no-data", lang, why=word("why-no-keys", lang))
@@ -255,11 +271,7 @@ def expiry_charts(keyspace: KeyspaceStats, lang: str) -> list[ColumnChart]:
 
 
 def _with_caption(chart: ColumnChart, caption: str) -> ColumnChart:
-    if not caption or chart.empty:
-        return chart
-    return ColumnChart(
-        chart.name, chart.title, chart.columns, chart.ticks, chart.top_label, chart.axis_label, None, caption
-    )
+    return chart if not caption or chart.empty else replace(chart, caption=caption)
 
 
 def _top_rows(keys: Sequence[TopKey], by_memory: bool) -> list[tuple[str, float, str]]:

@@ -92,6 +92,7 @@ WORDS = {
         "{n} more findings of lower rank are not in this page; the JSON report (--format json) has every one.",
         "另有 {n} 个排名较低的问题未列入本页；JSON 报告（--format json）包含全部问题。",
     ),
+    "rows-cut": Text("{n} more: the JSON report lists every one.", "另有 {n} 个：JSON 报告列出全部。"),
     "occurrences-cut": Text("{n} more of this rule: see the JSON report.", "本规则另有 {n} 个：见 JSON 报告。"),
     "patterns": Text("Key patterns", "Key 模式"),
     "pattern-search": Text("Search patterns", "搜索模式"),
@@ -105,32 +106,43 @@ WORDS = {
     "ttl": Text("With TTL", "有 TTL"),
     "types": Text("Types", "类型"),
     "file": Text("File", "文件"),
-    "line": Text("line {line}", "第 {line} 行"),
     "files": Text("Findings by file", "按文件列出的问题"),
     "rules": Text("Rules that found something", "发现问题的规则"),
     "severity": Text("Severity", "严重程度"),
     "value": Text("Value", "值"),
     "label": Text("Label", "标签"),
-    "namespace": Text("Namespace", "命名空间"),
-    "shard": Text("Shard", "分片"),
     "type": Text("Type", "类型"),
-    "db": Text("DB", "库"),
-    "elements": Text("Elements", "元素数"),
     "key": Text("Key", "Key"),
-    "size": Text("Size", "大小"),
     "from-scan": Text("time after the scan", "扫描后的时间"),
     "fleet-title": Text("Fleet: {n} targets, {failed} not read", "实例群：{n} 个目标，{failed} 个未能读取"),
     "fleet-scores": Text("Score per target", "各目标的得分"),
     "fleet-error": Text("Not read: {error}", "未能读取：{error}"),
     "fleet-targets": Text("Targets", "目标"),
     "tags": Text("Tags", "标签"),
-    "print": Text("Print", "打印"),
-    "language": Text("Language", "语言"),
     "footer": Text(
         "Written by rediscipline {version}. Everything shown came from this file: no network.",
         "由 rediscipline {version} 生成。所有内容都在本文件中，无需网络。",
     ),
 }
+
+#: Labels the keyspace summary writes in English (its TTL buckets, the namespaces that are not a prefix).
+SUMMARY_LABELS = {
+    "no expiry": Text("no expiry", "不过期"),
+    "< 1 min": Text("< 1 min", "< 1 分钟"),
+    "1 min – 1 h": Text("1 min – 1 h", "1 分钟 – 1 小时"),
+    "1 h – 24 h": Text("1 h – 24 h", "1 小时 – 24 小时"),
+    "1 d – 7 d": Text("1 d – 7 d", "1 天 – 7 天"),
+    "7 d – 30 d": Text("7 d – 30 d", "7 天 – 30 天"),
+    "> 30 d": Text("> 30 d", "> 30 天"),
+    "<other>": Text("<other>", "<其他>"),
+    "<no namespace>": Text("<no namespace>", "<无命名空间>"),
+}
+
+
+def summary_label(label: str, lang: str) -> str:
+    """A label of the keyspace summary in `lang` (a namespace, a type: as it is)."""
+    text = SUMMARY_LABELS.get(label)
+    return label if text is None else text.in_(lang)
 
 
 def word(name: str, lang: str, **values: object) -> str:

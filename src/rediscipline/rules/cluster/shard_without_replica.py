@@ -27,7 +27,7 @@ from rediscipline.rules.options import RuleOptions
     severity=Severity.WARNING,
     where=CLUSTER_CHECKS,
     sources=(
-        "000 §该如何设计数据结构以避开大Key和热Key？ — 热门场景",
+        "000 §该如何设计数据结构以避开大Key和热Key — 热门场景",
         "002 §数据保存规范 — 规范四：控制 Redis 实例的容量",
     ),
 )
@@ -63,7 +63,7 @@ class ShardWithoutReplica(ClusterRule[RuleOptions]):
     None.
 
     ## Source
-    - 000 §该如何设计数据结构以避开大Key和热Key？ — 热门场景: in a distributed Redis, data that must stay
+    - 000 §该如何设计数据结构以避开大Key和热Key — 热门场景: in a distributed Redis, data that must stay
       available is kept in several copies, sized by the number of shards; a shard whose data exists on
       one node only has no copy to serve from.
     - 002 §数据保存规范 — 规范四：控制 Redis 实例的容量: instances are sized so that master–replica

@@ -73,7 +73,7 @@ NETWORK = _Traffic("network", "network bytes", "网络流量")
     where=CLUSTER_CHECKS,
     sources=(
         "000 §Key 名字如何设计 — 命名",
-        "000 §该如何设计数据结构以避开大Key和热Key？ — 热门场景",
+        "000 §该如何设计数据结构以避开大Key和热Key — 热门场景",
     ),
 )
 class SlotConcentration(ClusterRule[SlotConcentrationOptions]):
@@ -144,7 +144,7 @@ class SlotConcentration(ClusterRule[SlotConcentrationOptions]):
     ## Source
     - 000 §Key 名字如何设计 — 命名: take care that large amounts of data do not fall into the same shard
       (要注意使用 hashtag 避免大量数据落入同一个数据分片), which unbalances the nodes.
-    - 000 §该如何设计数据结构以避开大Key和热Key？ — 热门场景: hot read-mostly data is kept in several copies,
+    - 000 §该如何设计数据结构以避开大Key和热Key — 热门场景: hot read-mostly data is kept in several copies,
       as many as the cluster has shards or more, so that its reads spread over the shards
       (份数最好是集群分片数的一倍及以上).
     """

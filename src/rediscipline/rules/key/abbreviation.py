@@ -135,7 +135,7 @@ def _norm(text: str) -> str:
     where=NAMING_CHECKS,
     sources=(
         "000 §Key 名字如何设计 — 命名",
-        "001 §1 key命名设计 — 1.3 简洁性",
+        "001 §1.3 简洁性",
         "002 §规范一：key 的命名规范",
         "003 §Key设计原则 — 1. 可读性优先",
         "003 §Key设计原则 — 3. 简洁性",
@@ -194,7 +194,7 @@ class Abbreviation(NameRule[AbbreviationOptions]):
 
     ## Source
     - 000 §Key 名字如何设计 — 命名: use English short forms for common words (economic → ec, file path → fp).
-    - 001 §1 key命名设计 — 1.3 简洁性: `user:{uid}:address:{name}` → `u:{uid}:addr:{name}`.
+    - 001 §1.3 简洁性: `user:{uid}:address:{name}` → `u:{uid}:addr:{name}`.
     - 002 §规范一：key 的命名规范: initials or abbreviations (user → u, message → m, unique visitor → uv).
     - 003 §Key设计原则 — 1. 可读性优先: `u:p:10086` and `o:20231201001` are not recommended.
     - 003 §Key设计原则 — 3. 简洁性: `user_session_authentication_token_for_mobile_app:abc123` is too verbose.

@@ -59,7 +59,7 @@ def _code_expression(neighbour: int | Placeholder | None) -> bool:
     title=("Operator symbol used as a separator in a key name", "键名使用运算符号作分隔符"),
     severity=Severity.WARNING,
     where=NAMING_CHECKS,
-    sources=("000 §各种ID — 注意",),
+    sources=("000 §该如何设计数据结构以避开大Key和热Key — 各种ID",),
     overlaps=NAME_OVERLAPS,
 )
 class OperatorSeparator(NameRule[OperatorSeparatorOptions]):
@@ -109,7 +109,7 @@ class OperatorSeparator(NameRule[OperatorSeparatorOptions]):
     - `operators`: the characters reported when they join words (default `-.+=`).
 
     ## Source
-    - 000 §各种ID — 注意: Key 名字使用的分隔符号不建议使用空格和可能引起运算的符号
+    - 000 §该如何设计数据结构以避开大Key和热Key — 各种ID: Key 名字使用的分隔符号不建议使用空格和可能引起运算的符号
       （“-”，“.”，“+”，“=”），建议用“#”，“:”，“_”.
     """
 

@@ -47,7 +47,7 @@ def _is_shard_index(piece: tuple[Part, ...]) -> bool:
     where=NAMING_CHECKS,
     sources=(
         "000 §Key 名字如何设计 — 命名",
-        "000 §各种ID",
+        "000 §该如何设计数据结构以避开大Key和热Key — 各种ID",
         "003 §Key设计原则 — 4. 避免特殊字符",
     ),
     overlaps=NAME_OVERLAPS,
@@ -93,7 +93,8 @@ class SplitKeyForm(NameRule[SplitKeyFormOptions]):
     ## Source
     - 000 §Key 名字如何设计 — 命名: if the key itself is a split key, `#` may separate its parts
       (`video_info#olympic#2020-08-29#1`, `…#2`).
-    - 000 §各种ID: modulo sharding `uid#0#0`, `uid#1#1`, …, `uid#999#99`; `#`, `:` and `_` as separators.
+    - 000 §该如何设计数据结构以避开大Key和热Key — 各种ID: modulo sharding
+      `uid#0#0`, `uid#1#1`, …, `uid#999#99`; `#`, `:` and `_` as separators.
     - 003 §Key设计原则 — 4. 避免特殊字符: avoid special symbols such as `@#$%`.
     """
 

@@ -39,7 +39,7 @@ class TimeSegmentOptions(RuleOptions):
     where=NAMING_CHECKS,
     sources=(
         "004 §4 时间敏感型键名",
-        "000 §该如何设计数据结构 — 消息队列或任务记录",
+        "000 §该如何设计数据结构以避开大Key和热Key — 消息队列或任务记录",
     ),
     overlaps=NAME_OVERLAPS,
 )
@@ -92,7 +92,8 @@ class TimeSegment(NameRule[TimeSegmentOptions]):
     ## Source
     - 004 §4 时间敏感型键名: `<description>:date:<YYYYMMDD>` (order:summary:date:20241122) and
       `<description>:ts:<timestamp>` (session:token:uid:abc123:ts:1692806400).
-    - 000 §该如何设计数据结构 — 消息队列或任务记录: time-bucketed keys such as `uid:task:202209` without a label.
+    - 000 §该如何设计数据结构以避开大Key和热Key — 消息队列或任务记录: time-bucketed keys such as
+      `uid:task:202209` without a label.
     """
 
     Options = TimeSegmentOptions

@@ -22,7 +22,7 @@ from rediscipline.rules.options import RuleOptions
     where=NAMING_CHECKS,
     sources=(
         "000 §Key 名字如何设计 — 命名",
-        "001 §1 key命名设计 — 1.2 可读性和可管理性",
+        "001 §1.2 可读性和可管理性",
         "001 §使用规范 — 4",
         "002 §规范一：key 的命名规范",
     ),
@@ -63,7 +63,7 @@ class UndeclaredNamespace(NameRule[RuleOptions]):
 
     ## Source
     - 000 §Key 名字如何设计 — 命名: the business identifier is the key's prefix, to locate problems quickly.
-    - 001 §1 key命名设计 — 1.2 可读性和可管理性: prefix with the business (or database) name to avoid collisions.
+    - 001 §1.2 可读性和可管理性: prefix with the business (or database) name to avoid collisions.
     - 001 §使用规范 — 4: businesses must not share a key.
     - 002 §规范一：key 的命名规范: the business name as prefix separates each business's data.
     """

@@ -35,7 +35,7 @@ class BigKeySyncExpireOptions(RuleOptions):
     where=("live",),  # a dump does not carry lazyfree-lazy-expire
     sources=(
         "001 §2.1 禁止使用bigkey",
-        "000 §数据删除",
+        "000 §使用的命令请求遵守哪些规范？ — 数据删除",
         "001 §过期时间",
     ),
 )
@@ -81,7 +81,8 @@ class BigKeySyncExpire(FactRule[BigKeySyncExpireOptions]):
     ## Source
     - 001 §2.1: a zset of 2 million members set to expire in an hour triggers a blocking delete; hash, list,
       set and zset should stay below 5000 elements.
-    - 000 §数据删除: use UNLINK for big keys and turn on lazyfree for asynchronous deletion.
+    - 000 §使用的命令请求遵守哪些规范？ — 数据删除: use UNLINK for big keys and turn on lazyfree for
+      asynchronous deletion.
     - 001 §过期时间: big collections are better without a TTL.
     """
 

@@ -216,7 +216,7 @@ def _cliff(pattern: bytes, code: str, buckets: _Buckets, keys: int, limit: float
     where=("live", "rdb"),
     sources=(
         "000 §Key 名字如何设计 — 过期",
-        "000 §大文本",
+        "000 §该如何设计数据结构以避开大Key和热Key — 大文本",
         "001 §2.3 控制key的生命周期",
         "001 §过期时间",
         "003 §大批量Key过期引发的性能问题",
@@ -272,7 +272,8 @@ class ExpiryCliff(AggregateRule[ExpiryCliffOptions]):
 
     ## Source
     - 000 §过期: add a random value to TTLs, especially for keys written in bulk (flash sales, campaigns).
-    - 000 §大文本: when loading data, do not concentrate EXPIREAT on one timestamp; add random time.
+    - 000 §该如何设计数据结构以避开大Key和热Key — 大文本: when loading data, do not concentrate EXPIREAT on one
+      timestamp; add random time.
     - 001 §2.3 and §过期时间: spread expiry times to prevent keys expiring together.
     - 003 §大批量Key过期引发的性能问题: mass expiry blocks the main thread and raises latency; use random
       TTLs (方案1) or batched offsets (方案3).

@@ -30,7 +30,7 @@ class IdlePersistentOptions(RuleOptions):
     where=("live", "rdb"),
     sources=(
         "002 §数据保存规范 — 规范一：使用 Redis 保存热数据",
-        "001 §2.3 控制key的生命周期 — 避免存在僵尸key",
+        "001 §2.3 控制key的生命周期",
     ),
 )
 class IdlePersistent(FactRule[IdlePersistentOptions]):

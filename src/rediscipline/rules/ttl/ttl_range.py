@@ -68,7 +68,7 @@ def duration(seconds: int) -> Text:
     where=("runtime", "live", "rdb"),
     sources=(
         "003 §Value设计原则 — 4. 设置合理的过期时间",
-        "000 §消息队列或任务记录",
+        "000 §该如何设计数据结构以避开大Key和热Key — 消息队列或任务记录",
         "002 §数据保存规范 — 规范三：在数据保存时，要设置过期时间",
     ),
 )
@@ -116,7 +116,8 @@ class TtlRange(FactRule[TtlRangeOptions], AggregateRule[TtlRangeOptions]):
 
     ## Source
     - 003 §4. 设置合理的过期时间: TTLs per data class (codes 5 min, sessions 2 h, product caches 24 h).
-    - 000 §消息队列或任务记录: set a reasonable expiry so that one key does not pile up long history.
+    - 000 §该如何设计数据结构以避开大Key和热Key — 消息队列或任务记录: set a reasonable expiry so that one key does
+      not pile up long history.
     - 002 §规范三: set the expiry according to how long the business uses the data.
     """
 

@@ -120,7 +120,7 @@ class WriteWithoutTtlOptions(RuleOptions):
     severity=Severity.WARNING,
     where=CODE_CHECKS,
     sources=(
-        "001 §2.3 控制key的生命周期，所有的key必须设置过期时间",
+        "001 §2.3 控制key的生命周期",
         "000 §Key 名字如何设计 — 过期",
         "002 §数据保存规范 — 规范三：在数据保存时，要设置过期时间",
         "003 §过期策略 — Key过期机制概述",

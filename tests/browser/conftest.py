@@ -1,8 +1,10 @@
-"""Fixtures for tests in a real browser: one Chromium per session, a new context for every page.
+"""Fixtures for tests in a real browser: one Chromium for all of tests/browser, a new context for every page.
 
-- `chromium`: the session's Playwright `Browser` (Debian's /usr/bin/chromium, tests/support/chromium.py),
-  started on first use and stopped after the last test. Skipped when Chromium is not installed, except under
-  CI (CI=true), which fails instead: CI must run these tests.
+- `chromium`: the Playwright `Browser` (Debian's /usr/bin/chromium, tests/support/chromium.py), started on
+  first use and stopped after the last test of this folder (package scope). Not later: while Playwright's
+  sync API is started, its asyncio loop counts as running in this thread, and every `asyncio.run()` of the
+  tests after it would fail. Skipped when Chromium is not installed, except under CI (CI=true), which fails
+  instead: CI must run these tests.
 - `open_page`: `open_page(path, *, bypass_csp=False, color_scheme=None, width=1280, height=800, locale=None)`
   opens a file in a new browser context and returns a `harness.WatchedPage`; every context is closed after
   the test.
@@ -32,7 +34,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def chromium() -> Iterator[Browser]:
     if not installed():
         reason = f"{CHROMIUM} is not installed ({INSTALL_HINT})"

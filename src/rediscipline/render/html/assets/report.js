@@ -48,7 +48,11 @@
     if (search) { search.addEventListener("input", apply); }
     if (family) { family.addEventListener("change", apply); }
     boxes.forEach(function (box) { box.addEventListener("change", apply); });
-    apply();
+    // The page is written with every finding shown and counted: nothing to do until a filter changes,
+    // except after the browser restored a filter's state (back/forward navigation).
+    if ((search && search.value) || (family && family.value) || boxes.some(function (b) { return !b.checked; })) {
+      apply();
+    }
   }
 
   function patternSearch() {

@@ -15,14 +15,11 @@ and of ms for the one `finish` of the run.
 from __future__ import annotations
 
 import argparse
-import json
-import shutil
 import statistics
-import subprocess
-import sys
-import tarfile
 import tempfile
 from pathlib import Path
+
+from versions import measure, sources_of
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -62,27 +59,6 @@ print(json.dumps({"add": added / count * 1e9, "finish": finished * 1e3}))
 """
 
 
-def sources_of(ref: str, into: Path) -> Path:
-    """The `src` folder of commit `ref`, extracted under `into`."""
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref, "src"], capture_output=True, check=True)
-    target = into / "base"
-    target.mkdir()
-    tar_path = into / "src.tar"
-    tar_path.write_bytes(archive.stdout)
-    with tarfile.open(tar_path) as tar:
-        tar.extractall(target, filter="data")
-    return target / "src"
-
-
-def measure(sources: Path, keys: int) -> dict[str, float]:
-    pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
-    done = subprocess.run(
-        [*pin, sys.executable, "-c", MEASURE, str(sources), str(keys)], capture_output=True, text=True, check=True
-    )
-    result: dict[str, float] = json.loads(done.stdout)
-    return result
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--base", default="HEAD", help="the commit to compare with (default HEAD)")
@@ -94,7 +70,7 @@ def main() -> None:
         results: dict[str, list[dict[str, float]]] = {}
         for _round in range(args.repeat):
             for label, sources in versions.items():
-                results.setdefault(label, []).append(measure(sources, args.keys))
+                results.setdefault(label, []).append(measure(MEASURE, sources, str(args.keys)))
         print(f"{'version':16} {'add ns/key':>22} {'finish ms':>22}")
         for label, runs in results.items():
             cells = []

@@ -18,18 +18,15 @@ alternate, each measured `--repeat` times; the table shows the median and min–
 from __future__ import annotations
 
 import argparse
-import json
 import random
-import shutil
 import statistics
-import subprocess
 import sys
-import tarfile
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from keys_throughput import generate
+from versions import measure, sources_of
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -90,27 +87,6 @@ def library_keys(path: Path, count: int, seed: int) -> None:
             out.write(makers[rng.randrange(len(makers))]() + "\n")
 
 
-def sources_of(ref: str, into: Path) -> Path:
-    """The `src` folder of commit `ref`, extracted under `into`."""
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref, "src"], capture_output=True, check=True)
-    target = into / "base"
-    target.mkdir()
-    tar_path = into / "src.tar"
-    tar_path.write_bytes(archive.stdout)
-    with tarfile.open(tar_path) as tar:
-        tar.extractall(target, filter="data")
-    return target / "src"
-
-
-def measure(sources: Path, keys: Path) -> dict[str, float]:
-    pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
-    done = subprocess.run(
-        [*pin, sys.executable, "-c", MEASURE, str(sources), str(keys)], capture_output=True, text=True, check=True
-    )
-    result: dict[str, float] = json.loads(done.stdout)
-    return result
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--base", default="HEAD", help="the commit to compare with (default HEAD)")
@@ -127,7 +103,7 @@ def main() -> None:
         for _round in range(args.repeat):
             for mix, keys in mixes.items():
                 for label, sources in versions.items():
-                    results.setdefault((mix, label), []).append(measure(sources, keys))
+                    results.setdefault((mix, label), []).append(measure(MEASURE, sources, str(keys)))
         print(f"{'mix':8} {'version':16} {'inference ns/key':>28} {'pattern stage ns/key':>28}")
         for (mix, label), runs in results.items():
             cells = []

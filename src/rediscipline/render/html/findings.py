@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from markupsafe import Markup
@@ -206,7 +205,7 @@ def _occurrence(finding: Finding, lang: str, names: LongNameTable, lines: Source
     )
 
 
-def _rule(meta: RuleMeta | None, rule_id: str, findings: Sequence[Finding], lang: str) -> tuple[str, ...]:
+def _rule(meta: RuleMeta | None, rule_id: str, lang: str) -> tuple[str, str, str, str]:
     """(slug, title, family, family title) of a rule; a rule the report has no metadata for shows its id."""
     if meta is None:
         return ("", rule_id, "?", "?")
@@ -242,13 +241,14 @@ def findings_view(report: Report, lang: str, names: LongNameTable, limit: int = 
     kept: dict[str, list[OccurrenceView]] = defaultdict(list)
     budget = limit
     shown = 0
-    site_rows: dict[str, list[OccurrenceView]] = defaultdict(list)
+    site_rows: dict[str, list[tuple[int, int, OccurrenceView]]] = defaultdict(list)  # by line in each file
     for finding in report.findings:  # the report's ranking decides what a bounded page keeps
         if budget == 0 or len(kept[finding.rule_id]) >= RULE_OCCURRENCE_LIMIT:  # site rows count in `budget` only
             continue
         view = _occurrence(finding, lang, names, lines)
         if is_site(finding):
-            site_rows[shown_path(finding.location.path or "")].append(view)
+            where = finding.location
+            site_rows[shown_path(where.path or "")].append((where.line or 0, where.column or 0, view))
         else:
             kept[finding.rule_id].append(view)
         budget -= 1
@@ -259,7 +259,7 @@ def findings_view(report: Report, lang: str, names: LongNameTable, limit: int = 
     for rule_id in order:
         group = by_rule[rule_id]
         meta = report.rules.get(rule_id)
-        slug, title, family, family_title = _rule(meta, rule_id, group, lang)
+        slug, title, family, family_title = _rule(meta, rule_id, lang)
         families[family] = family_title
         worst = max(f.severity for f in group)
         more = sum(not is_site(f) for f in group) - len(kept[rule_id])
@@ -278,7 +278,10 @@ def findings_view(report: Report, lang: str, names: LongNameTable, limit: int = 
                 more=word("occurrences-cut", lang, n=f"{more:,}") if more else "",
             )
         )
-    files = tuple(FileView(path, tuple(rows)) for path, rows in sorted(site_rows.items()))
+    files = tuple(
+        FileView(path, tuple(view for _line, _column, view in sorted(rows, key=lambda row: row[:2])))
+        for path, rows in sorted(site_rows.items())
+    )
     left = len(report.findings) - shown
     return FindingsView(
         rules=tuple(rules),

@@ -1,8 +1,9 @@
 """The 1M-key dump behind the HTML report benchmark: a keyspace that fills every chart of a scan report.
 
 Built once with the local Redis 7.0 through benchmarks/rdb_datasets.py (`build`, `load_cached`: a throwaway
-server, one `redis-cli --pipe` stream, SAVE into the cache directory) and reused while REPORT_SPEC and
-GENERATOR_VERSION there are unchanged. Unlike the throughput dumps, the expiries are relative (`PX`): the
+server, one `redis-cli --pipe` stream, SAVE into the cache directory) and reused while its name and
+GENERATOR_VERSION there are unchanged: the cache does not see a change of `fill_report`, so rename
+REPORT_SPEC (`report-1m-v2`) when the fill changes. Unlike the throughput dumps, the expiries are relative (`PX`): the
 dump records the time it was saved (the `ctime` aux field) and a scan counts TTLs from then, so the expiry
 timelines of the next 24 hours and of the next 30 days have data whenever the dump is read.
 

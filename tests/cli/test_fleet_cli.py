@@ -13,6 +13,7 @@ import pytest
 
 from tests.live.conftest import cli_env, require_kind
 from tests.render.gfm import render
+from tests.render.html.page_parts import parse as parse_html
 from tests.support.servers import ServerProcess, free_port, start_server
 
 
@@ -125,6 +126,27 @@ def test_a_fleet_in_markdown_names_what_it_could_not_read_first(servers: list[Se
     ]  # fmt: skip
     counts = [[str(t["by_severity"].get(s, 0)) for s in ("error", "warning", "note")] for t in data["targets"][1:]]
     assert [row[6:] for row in rows[1:]] == counts
+
+
+def test_a_fleet_in_html_ranks_targets_and_keeps_every_target_findings(
+    servers: list[ServerProcess], tmp_path: Path
+) -> None:
+    inventory = _inventory(tmp_path, servers, down=True)
+    data = json.loads(_run("fleet", str(inventory), "--format", "json", "--executor", "inline", cwd=tmp_path).stdout)
+    result = _run("fleet", str(inventory), "--format", "html", "--executor", "inline", cwd=tmp_path)
+    assert result.returncode == 2
+    page = parse_html(result.stdout)
+    rows = page.all("tr")[1:]  # the targets table, worst first as in the JSON report
+    assert [row.attrs["data-target"] for row in rows] == ["0", "1", "2"]
+    names = ["".join(e.text) for e in page.all("a") if (e.attrs.get("href") or "").startswith("#target-")]
+    assert names == [target["name"] for target in data["targets"]]
+    assert page.values("fleet-scores") == [target["score"] for target in data["targets"][1:]]
+    shown = {e.attrs["id"]: e for e in page.all("section", **{"class": "target"})}
+    assert set(shown) == {"target-1", "target-2"}  # the target not read has no findings
+    rules = {finding["rule"] for target in data["targets"][1:] for finding in target["report"]["findings"]}
+    assert {e.attrs["id"] for e in page.all("article", **{"class": "rule"})} == {f"rule-{rule}" for rule in rules}
+    occurrences = page.all("li", **{"class": "occurrence"})
+    assert len(occurrences) == sum(len(target["report"]["findings"]) for target in data["targets"][1:])
 
 
 def test_several_urls_make_a_fleet(servers: list[ServerProcess], tmp_path: Path) -> None:

@@ -14,7 +14,13 @@ from rediscipline.model.display import QUOTE_LIMIT, display_text, inert
 from rediscipline.model.fleet import FleetReport, TargetResult
 from rediscipline.model.severity import Severity
 from rediscipline.render.html.charts import BarChart, bars
-from rediscipline.render.html.findings import OCCURRENCE_LIMIT, FindingsView, LongNameTable, findings_view
+from rediscipline.render.html.findings import (
+    OCCURRENCE_LIMIT,
+    FindingsView,
+    LongNameTable,
+    RuleView,
+    findings_view,
+)
 from rediscipline.render.html.header import SeverityCount
 from rediscipline.render.html.page import render_page, written_at
 from rediscipline.render.html.words import word, words_for
@@ -85,9 +91,11 @@ def render_fleet_html(fleet: FleetReport, stream: TextIO, lang: str = "en", colo
         for severity, count in (target.report.count_by_severity() if target.report is not None else {}).items():
             totals[severity] += count
     families: dict[str, str] = {}
+    rules: dict[str, RuleView] = {}  # each rule once, for the rules section
     for view in views:
         if view.findings is not None:
             families.update(view.findings.families)
+            rules.update((rule.rule_id, rule) for rule in view.findings.rules if rule.rule_id not in rules)
     stream.write(
         render_page(
             "fleet.html.j2",
@@ -102,6 +110,7 @@ def render_fleet_html(fleet: FleetReport, stream: TextIO, lang: str = "en", colo
             scores=_scores(views, lang),
             targets=views,
             families=tuple(sorted(families.items())),
+            rules=tuple(rules[rule_id] for rule_id in sorted(rules)),
             shown=sum(v.findings.shown for v in views if v.findings is not None),
             total=sum(v.findings.total for v in views if v.findings is not None),
             long_names=names.script_json(),

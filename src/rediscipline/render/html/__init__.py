@@ -13,7 +13,7 @@ from typing import TextIO
 from rediscipline.model.display import NAME_LIMIT, QUOTE_LIMIT, display_bytes, display_text
 from rediscipline.model.report import LAYOUT_SITES, Report
 from rediscipline.render.html.charts import BarChart, ColumnChart, SplitChart
-from rediscipline.render.html.findings import FindingsView, LongNameTable, findings_view
+from rediscipline.render.html.findings import LongNameTable, findings_view
 from rediscipline.render.html.header import header
 from rediscipline.render.html.page import render_page, written_at
 from rediscipline.render.html.scan_charts import scan_charts
@@ -80,12 +80,6 @@ def _chart_notes(report: Report, lang: str) -> tuple[str, ...]:
     return tuple(notes)
 
 
-def _families(view: FindingsView) -> dict[str, str]:
-    return {occurrence.rule_id: rule.family for rule in view.rules for occurrence in rule.occurrences} | {
-        rule.rule_id: rule.family for rule in view.rules
-    }
-
-
 def render_html(report: Report, stream: TextIO, lang: str = "en", color: bool = False) -> None:
     names = LongNameTable()
     view = findings_view(report, lang, names)
@@ -97,7 +91,7 @@ def render_html(report: Report, stream: TextIO, lang: str = "en", color: bool = 
         chart_notes=_chart_notes(report, lang),
         wide=WIDE,
         sites=sites,
-        families_of=_families(view),
+        families_of={rule.rule_id: rule.family for rule in view.rules},
         patterns=patterns,
         patterns_caption=caption,
     )

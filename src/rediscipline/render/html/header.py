@@ -26,7 +26,6 @@ class SeverityCount:
 
 @dataclass(frozen=True, slots=True)
 class Header:
-    command: str
     target: str
     version: str
     preset: str
@@ -40,7 +39,6 @@ class Header:
     rules_ran: str
     partial: str
     notes: tuple[str, ...]
-    tool_version: str
 
 
 def _target(report: Report) -> str:
@@ -78,7 +76,6 @@ def header(report: Report, lang: str, now: datetime.datetime | None = None) -> H
     if report.run.overlays:
         preset += " + " + " + ".join(display_text(overlay, QUOTE_LIMIT) for overlay in report.run.overlays)
     return Header(
-        command=display_text(report.run.command, QUOTE_LIMIT),
         target=_target(report),
         version=_version(report),
         preset=preset,
@@ -97,5 +94,4 @@ def header(report: Report, lang: str, now: datetime.datetime | None = None) -> H
         if server is not None and server.partial
         else "",
         notes=tuple(inert(note_text(note, lang)) for note in report.notes),
-        tool_version=display_text(report.run.tool_version, QUOTE_LIMIT),
     )

@@ -72,11 +72,9 @@ def namespace_chart(report: Report, lang: str) -> BarChart:
     by_memory = keyspace is not None and "memory" in keyspace.measured and keyspace.memory > 0
     if keyspace is not None and keyspace.namespaces:
         rows = [(b.label, b.memory if by_memory else b.keys, b.keys) for b in keyspace.namespaces]
-    else:
-        rows = sorted(
-            ((name, sum(r.count for r in members), sum(r.count for r in members)) for name, members in groups.items()),
-            key=lambda row: (-row[1], row[0]),
-        )
+    else:  # a key list: keys by the namespace of each pattern
+        counts = {label: sum(r.count for r in members) for label, members in groups.items()}
+        rows = [(label, keys, keys) for label, keys in counts.items()]
     rows.sort(key=lambda row: (-row[1], row[0]))
     shown = rows[:NAMESPACE_ROWS]
     name = "memory-by-namespace" if by_memory else "keys-by-namespace"

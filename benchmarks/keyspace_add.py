@@ -15,11 +15,10 @@ and of ms for the one `finish` of the run.
 from __future__ import annotations
 
 import argparse
-import statistics
 import tempfile
 from pathlib import Path
 
-from versions import measure, sources_of
+from versions import measure, sources_of, spread
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -73,10 +72,7 @@ def main() -> None:
                 results.setdefault(label, []).append(measure(MEASURE, sources, str(args.keys)))
         print(f"{'version':16} {'add ns/key':>22} {'finish ms':>22}")
         for label, runs in results.items():
-            cells = []
-            for field in ("add", "finish"):
-                values = [run[field] for run in runs]
-                cells.append(f"{statistics.median(values):7.1f} ({min(values):.1f}–{max(values):.1f})")
+            cells = [spread([run[field] for run in runs], 1) for field in ("add", "finish")]
             print(f"{label:16} {cells[0]:>22} {cells[1]:>22}")
 
 

@@ -19,14 +19,13 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from keys_throughput import generate
-from versions import measure, sources_of
+from versions import measure, sources_of, spread
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -106,10 +105,7 @@ def main() -> None:
                     results.setdefault((mix, label), []).append(measure(MEASURE, sources, str(keys)))
         print(f"{'mix':8} {'version':16} {'inference ns/key':>28} {'pattern stage ns/key':>28}")
         for (mix, label), runs in results.items():
-            cells = []
-            for field in ("inference", "stage"):
-                values = [run[field] for run in runs]
-                cells.append(f"{statistics.median(values):7.0f} ({min(values):.0f}–{max(values):.0f})")
+            cells = [spread([run[field] for run in runs], 0) for field in ("inference", "stage")]
             print(f"{mix:8} {label:16} {cells[0]:>28} {cells[1]:>28}")
 
 

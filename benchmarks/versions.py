@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import shutil
+import statistics
 import subprocess
 import sys
 import tarfile
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,3 +35,8 @@ def measure(code: str, sources: Path, *args: str) -> dict[str, float]:
     )
     result: dict[str, float] = json.loads(done.stdout)
     return result
+
+
+def spread(values: Sequence[float], digits: int) -> str:
+    """`median (min–max)` of the runs, `digits` after the point."""
+    return f"{statistics.median(values):7.{digits}f} ({min(values):.{digits}f}–{max(values):.{digits}f})"

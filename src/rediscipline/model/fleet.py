@@ -31,6 +31,16 @@ class TargetResult:
     def failed(self) -> bool:
         return self.report is None
 
+    def count_by_severity(self) -> dict[Severity, int]:
+        """Its report's findings by severity (empty when it could not be read)."""
+        return self.report.count_by_severity() if self.report is not None else {}
+
+    @property
+    def memory(self) -> int | None:
+        """The memory its keys hold, when the run measured it."""
+        keyspace = self.report.stats.keyspace if self.report is not None else None
+        return keyspace.memory if keyspace is not None and "memory" in keyspace.measured else None
+
 
 def worst_first(targets: list[TargetResult]) -> tuple[TargetResult, ...]:
     """Targets that could not be read first, then by most severe finding, lowest score, most findings, name."""
@@ -56,6 +66,14 @@ class FleetReport:
     preset: str
     elapsed_seconds: float = 0.0
     schema_version: int = FLEET_SCHEMA_VERSION
+
+    def count_by_severity(self) -> dict[Severity, int]:
+        """Every target's findings by severity, summed (empty when no target could be read)."""
+        totals: dict[Severity, int] = {}
+        for target in self.targets:
+            for severity, count in target.count_by_severity().items():
+                totals[severity] = totals.get(severity, 0) + count
+        return totals
 
     def max_severity(self) -> Severity | None:
         """The most severe finding of any target."""

@@ -24,15 +24,6 @@ from rediscipline.render.text_live import table
 FleetRenderer = Callable[[FleetReport, TextIO, str, bool], None]
 
 
-def _by_severity(target: TargetResult) -> dict[Severity, int]:
-    return target.report.count_by_severity() if target.report is not None else {}
-
-
-def _memory(target: TargetResult) -> int | None:
-    keyspace = target.report.stats.keyspace if target.report is not None else None
-    return keyspace.memory if keyspace is not None and "memory" in keyspace.measured else None
-
-
 def _tags(target: TargetResult) -> str:
     return ", ".join(f"{name}={value}" for name, value in target.tags)
 
@@ -44,10 +35,10 @@ def render_fleet_text(fleet: FleetReport, stream: TextIO, lang: str = "en", colo
     severities = sorted(Severity, reverse=True)
     rows = []
     for target in fleet.targets:
-        counts = _by_severity(target)
+        counts = target.count_by_severity()
         report = target.report
         score = report.stats.score if report is not None else None
-        memory = _memory(target)
+        memory = target.memory
         rows.append((
             display_text(target.name, QUOTE_LIMIT),
             display_text(_tags(target), QUOTE_LIMIT),
@@ -70,10 +61,7 @@ def render_fleet_text(fleet: FleetReport, stream: TextIO, lang: str = "en", colo
 
 def fleet_to_dict(fleet: FleetReport, lang: str = "en") -> dict[str, Any]:
     worst = fleet.max_severity()
-    by_severity: dict[str, int] = {}
-    for target in fleet.targets:
-        for severity, count in _by_severity(target).items():
-            by_severity[severity.label] = by_severity.get(severity.label, 0) + count
+    by_severity = {severity.label: count for severity, count in fleet.count_by_severity().items()}
     return {
         "schema": FLEET_SCHEMA,
         "schema_version": fleet.schema_version,
@@ -104,9 +92,9 @@ def _target(target: TargetResult, lang: str) -> dict[str, Any]:
         "error": None if target.error is None else cut_text(target.error),
         "score": report.stats.score if report is not None else None,
         "keys": report.stats.keys if report is not None else None,
-        "memory": _memory(target),
+        "memory": target.memory,
         "findings": len(report.findings) if report is not None else None,
-        "by_severity": {s.label: n for s, n in sorted(_by_severity(target).items(), reverse=True)},
+        "by_severity": {s.label: n for s, n in sorted(target.count_by_severity().items(), reverse=True)},
         "report": report_to_dict(report, lang) if report is not None else None,
     }
 
@@ -136,9 +124,9 @@ def _failed_lines(fleet: FleetReport, lang: str, budget: int) -> list[str]:
 
 def _fleet_row(target: TargetResult, lang: str, severities: list[Severity]) -> str:
     report = target.report
-    counts = _by_severity(target)
+    counts = target.count_by_severity()
     score = report.stats.score if report is not None else None
-    memory = _memory(target)
+    memory = target.memory
     tags = _tags(target)
     return table_row((
         code(display_text(target.name, QUOTE_LIMIT)),

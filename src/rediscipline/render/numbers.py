@@ -17,3 +17,8 @@ def share(part: float | None) -> str:
 
 def human_count(value: float) -> str:
     return f"{value:,.0f}"
+
+
+def score_grade(score: int) -> str:
+    """How a report colours its 0–100 score: `good` from 90, `fair` from 60, `poor` below."""
+    return "good" if score >= 90 else "fair" if score >= 60 else "poor"

@@ -1,4 +1,5 @@
-"""Where a finding is, as the file-oriented renderers (text sites, SARIF, GitHub annotations) need it.
+"""Where a finding is, as the file-oriented renderers (text sites, SARIF, GitHub annotations) need it, and
+where an example key was read, as every report shows it.
 
 A finding from source code or a config file sits at a line of a file: editors, code scanning and CI
 annotations can point at it. Findings from a server, a dump or a key list are about key patterns: their
@@ -14,7 +15,7 @@ from pathlib import PurePath, PurePosixPath, PureWindowsPath
 
 from rediscipline.model.display import PATH_LIMIT, display_bytes
 from rediscipline.model.finding import Finding
-from rediscipline.model.location import FILE_SOURCES, Location
+from rediscipline.model.location import FILE_SOURCES, SOURCE_LIVE, SOURCE_RDB, Location
 from rediscipline.model.text import Text
 
 #: How many of a folded finding's other lines `more_places` names.
@@ -62,6 +63,17 @@ def relative_path(path: str, cwd: str) -> tuple[str, bool]:
             return normal.as_posix(), False
     text = posixpath.normpath(pure.as_posix())
     return text, True
+
+
+def example_place(location: Location) -> str:
+    """Where an example key was read, as a report that names its server or dumps in the header shows it: the
+    database of a server, the dump's file name and database, or `path:line` of a key list or a file."""
+    if location.source == SOURCE_LIVE:
+        return f"db{location.db}" if location.db is not None else ""
+    if location.source == SOURCE_RDB:
+        return f"{shown_path(os.path.basename(location.path or ''))} db{location.db or 0}"
+    path = shown_path(location.path or "")
+    return f"{path}:{location.line}" if location.line is not None else path
 
 
 def where(location: Location) -> str:

@@ -12,7 +12,6 @@ shown as visible, bounded text.
 
 from __future__ import annotations
 
-import os
 from collections import defaultdict
 from typing import TextIO
 
@@ -22,14 +21,13 @@ from rich.text import Text as RichText
 
 from rediscipline.model.display import NAME_LIMIT, QUOTE_LIMIT, display_bytes, display_text, inert
 from rediscipline.model.finding import Finding
-from rediscipline.model.location import SOURCE_LIVE, SOURCE_RDB, Location
 from rediscipline.model.report import LAYOUT_SITES, Report, RuleMeta
 from rediscipline.model.severity import Severity
 from rediscipline.render.citations import quoted
 from rediscipline.render.labels import SEVERITY, label
 from rediscipline.render.libraries import advice, family_of
 from rediscipline.render.notes import note_text
-from rediscipline.render.sites import is_site, shown_path
+from rediscipline.render.sites import example_place, is_site
 from rediscipline.render.text_cluster import cluster_section
 from rediscipline.render.text_live import keyspace_section, score_line, server_line
 from rediscipline.render.text_patterns import patterns_section
@@ -37,15 +35,6 @@ from rediscipline.render.text_sites import site_count, site_lines
 
 STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.NOTE: "cyan"}
 MARK = {Severity.ERROR: "✖", Severity.WARNING: "▲", Severity.NOTE: "●"}
-
-
-def _location_text(location: Location) -> str:
-    if location.source == SOURCE_LIVE:  # the server is in the header; an example only needs its database
-        return f"db{location.db}" if location.db is not None else ""
-    if location.source == SOURCE_RDB:  # the dumps are in the header: the file's name and the database
-        return f"{shown_path(os.path.basename(location.path or ''))} db{location.db or 0}"
-    path = shown_path(location.path or "")
-    return f"{path}:{location.line}" if location.line is not None else path
 
 
 def _summary(report: Report, console: Console, lang: str, sites: bool = False) -> None:
@@ -120,7 +109,7 @@ def _finding(finding: Finding, console: Console, lang: str, counted: str = "call
             if index:
                 examples.append(", ", style="dim")
             examples.append('"' + display_bytes(example.name, NAME_LIMIT) + '"')
-            where = _location_text(example.location)
+            where = example_place(example.location)
             if where:
                 examples.append(f" ({where})", style="dim")
         if finding.pattern is not None and finding.count > len(finding.examples):

@@ -14,7 +14,7 @@ from rediscipline.model.keyspace import KeyspaceStats, TopKey
 from rediscipline.model.report import Report, ServerSummary
 from rediscipline.redis_meta.keyslot import key_slot
 from rediscipline.render.labels import label
-from rediscipline.render.numbers import human_bytes, human_count, share
+from rediscipline.render.numbers import human_bytes, human_count, score_grade, share
 
 TOP_ROWS = 10
 
@@ -50,7 +50,7 @@ def score_line(report: Report, lang: str) -> RichText | None:
     stats = report.stats
     if stats.score is None or (stats.keyspace is None and stats.server is None):
         return None
-    style = "green" if stats.score >= 90 else "yellow" if stats.score >= 60 else "bold red"
+    style = {"good": "green", "fair": "yellow", "poor": "bold red"}[score_grade(stats.score)]
     line = RichText(label("score", lang, score=stats.score), style=style)
     line.append(" · " + label("flagged", lang, n=f"{stats.keys_flagged:,}"), style="dim")
     return line

@@ -169,7 +169,9 @@ def test_message_text_is_escaped_once() -> None:
 
 def test_every_fixed_word_is_used() -> None:
     folder = Path(words_module.__file__).parent
-    sources = [p for p in folder.rglob("*") if p.suffix in {".py", ".j2"} and p.name != "words.py"]
-    text = "".join(p.read_text(encoding="utf-8") for p in sources)
+    sources = [p for p in folder.rglob("*") if p.suffix in {".py", ".j2"}]
+    # the table's own rows name every word: only what reads them counts
+    lines = (line for p in sources for line in p.read_text(encoding="utf-8").splitlines())
+    text = "\n".join(line for line in lines if '": Text(' not in line)
     unused = [name for name in WORDS if f'"{name}"' not in text and f"w.{name.replace('-', '_')}" not in text]
     assert unused == []

@@ -15,7 +15,7 @@ from rediscipline.model.report import LAYOUT_SITES, Report
 from rediscipline.render.html.charts import BarChart, ColumnChart, SplitChart
 from rediscipline.render.html.findings import LongNameTable, findings_view
 from rediscipline.render.html.header import header
-from rediscipline.render.html.page import render_page, written_at
+from rediscipline.render.html.page import render_page
 from rediscipline.render.html.scan_charts import scan_charts
 from rediscipline.render.html.words import word, words_for
 from rediscipline.render.numbers import human_bytes, share
@@ -100,7 +100,7 @@ def render_html(report: Report, stream: TextIO, lang: str = "en", color: bool = 
             "report.html.j2",
             html_lang="zh-CN" if lang == "zh" else "en",
             page=page,
-            h=header(report, lang, written_at()),
+            h=header(report, lang),
             f=view,
             w=words_for(lang),
             long_names=names.script_json(),

@@ -25,14 +25,13 @@ from rediscipline.model.display import (
     inert,
 )
 from rediscipline.model.finding import Example, Finding
-from rediscipline.model.location import SOURCE_LIVE, SOURCE_RDB, Location
 from rediscipline.model.report import Report, RuleMeta
 from rediscipline.render.html.code_lines import SourceLines
 from rediscipline.render.html.rule_docs import RuleDoc, rule_doc
-from rediscipline.render.html.words import word
+from rediscipline.render.html.words import keys_word, word
 from rediscipline.render.labels import SEVERITY
 from rediscipline.render.libraries import advice, family_of
-from rediscipline.render.sites import is_site, shown_path
+from rediscipline.render.sites import example_place, is_site, shown_path
 
 #: Rows of findings a page shows, in all and per rule; the JSON report has every one.
 OCCURRENCE_LIMIT = 1500
@@ -134,24 +133,15 @@ class FindingsView:
     left_out: str = ""
 
 
-def _example_where(location: Location) -> str:
-    if location.source == SOURCE_LIVE:
-        return f"db{location.db}" if location.db is not None else ""
-    if location.source == SOURCE_RDB:
-        return f"{shown_path((location.path or '').rsplit('/', 1)[-1])} db{location.db or 0}"
-    path = shown_path(location.path or "")
-    return f"{path}:{location.line}" if location.line is not None else path
-
-
 def _example(example: Example, names: LongNameTable, lang: str) -> ExampleView:
     shown, cut = display_cut(example.name, NAME_LIMIT)
     if not cut:
-        return ExampleView(shown, shown, _example_where(example.location))
+        return ExampleView(shown, shown, example_place(example.location))
     ref = names.ref(example.name)
     return ExampleView(
         shown,
         display_bytes(example.name, TITLE_LIMIT),
-        _example_where(example.location),
+        example_place(example.location),
         ref=ref,
         length=len(example.name),
         not_in_page=word("not-in-page", lang, length=f"{len(example.name):,}") if ref is None else "",
@@ -160,7 +150,7 @@ def _example(example: Example, names: LongNameTable, lang: str) -> ExampleView:
 
 def _count(finding: Finding, lang: str) -> str:
     if finding.pattern is not None:
-        return word("count-key", lang) if finding.count == 1 else word("count-keys", lang, n=f"{finding.count:,}")
+        return keys_word(finding.count, lang)
     if is_site(finding):
         return word("count-places", lang, n=f"{finding.count:,}") if finding.count > 1 else ""
     return word("count-times", lang, n=f"{finding.count:,}") if finding.count > 1 else ""

@@ -12,7 +12,6 @@ from typing import TextIO
 
 from rediscipline.model.display import QUOTE_LIMIT, display_text, inert
 from rediscipline.model.fleet import FleetReport, TargetResult
-from rediscipline.model.severity import Severity
 from rediscipline.render.html.charts import BarChart, bars
 from rediscipline.render.html.findings import (
     OCCURRENCE_LIMIT,
@@ -21,10 +20,9 @@ from rediscipline.render.html.findings import (
     RuleView,
     findings_view,
 )
-from rediscipline.render.html.header import SeverityCount
+from rediscipline.render.html.header import SeverityCount, severity_counts
 from rediscipline.render.html.page import render_page, written_at
 from rediscipline.render.html.words import word, words_for
-from rediscipline.render.labels import SEVERITY
 from rediscipline.render.numbers import human_bytes
 
 TARGET_OCCURRENCE_LIMIT = 300
@@ -43,17 +41,9 @@ class TargetView:
     findings: FindingsView | None
 
 
-def _counts(target: TargetResult, lang: str) -> tuple[SeverityCount, ...]:
-    counts = target.report.count_by_severity() if target.report is not None else {}
-    return tuple(
-        SeverityCount(s.label, SEVERITY[s].in_(lang), counts.get(s, 0)) for s in sorted(Severity, reverse=True)
-    )
-
-
 def _target(index: int, target: TargetResult, lang: str, names: LongNameTable, limit: int) -> TargetView:
     report = target.report
-    keyspace = report.stats.keyspace if report is not None else None
-    memory = keyspace.memory if keyspace is not None and "memory" in keyspace.measured else None
+    memory = target.memory
     return TargetView(
         index=index,
         name=display_text(target.name, QUOTE_LIMIT),
@@ -61,7 +51,7 @@ def _target(index: int, target: TargetResult, lang: str, names: LongNameTable, l
         score=report.stats.score if report is not None else None,
         keys="" if report is None else f"{report.stats.keys:,}",
         memory="" if memory is None else human_bytes(memory),
-        counts=_counts(target, lang),
+        counts=severity_counts(target.count_by_severity(), lang),
         error="" if target.error is None else word("fleet-error", lang, error=inert(target.error)),
         findings=None if report is None else findings_view(report, lang, names, limit),
     )
@@ -86,10 +76,6 @@ def render_fleet_html(fleet: FleetReport, stream: TextIO, lang: str = "en", colo
         budget -= view.findings.shown if view.findings is not None else 0
         targets.append(view)
     views = tuple(targets)
-    totals = dict.fromkeys(Severity, 0)
-    for target in fleet.targets:
-        for severity, count in (target.report.count_by_severity() if target.report is not None else {}).items():
-            totals[severity] += count
     families: dict[str, str] = {}
     rules: dict[str, RuleView] = {}  # each rule once, for the rules section
     for view in views:
@@ -102,11 +88,9 @@ def render_fleet_html(fleet: FleetReport, stream: TextIO, lang: str = "en", colo
             html_lang="zh-CN" if lang == "zh" else "en",
             title=word("fleet-title", lang, n=len(views), failed=len(fleet.failed)),
             preset=display_text(fleet.preset, QUOTE_LIMIT),
-            time=written_at().strftime("%Y-%m-%d %H:%M UTC"),
+            time=written_at(),
             took=word("took", lang, seconds=f"{fleet.elapsed_seconds:,.2f}"),
-            counts=tuple(
-                SeverityCount(s.label, SEVERITY[s].in_(lang), totals[s]) for s in sorted(Severity, reverse=True)
-            ),
+            counts=severity_counts(fleet.count_by_severity(), lang),
             scores=_scores(views, lang),
             targets=views,
             families=tuple(sorted(families.items())),

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-import datetime
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rediscipline.model.display import QUOTE_LIMIT, TEXT_LIMIT, display_text, inert
 from rediscipline.model.report import Report
 from rediscipline.model.severity import Severity
+from rediscipline.render.html.page import written_at
 from rediscipline.render.html.words import word
-from rediscipline.render.labels import SEVERITY
+from rediscipline.render.labels import SEVERITY, label
 from rediscipline.render.notes import note_text
+from rediscipline.render.numbers import score_grade
 from rediscipline.render.sites import shown_path
 
 #: Inputs the header names one by one; more are counted.
@@ -58,20 +60,20 @@ def _version(report: Report) -> str:
     return f"{display_text(server.flavor, QUOTE_LIMIT)} {display_text(server.version, QUOTE_LIMIT)}{role}"
 
 
-def _score_class(score: int | None) -> str:
-    if score is None:
-        return ""
-    return "good" if score >= 90 else "fair" if score >= 60 else "poor"
+def severity_counts(counts: Mapping[Severity, int], lang: str) -> tuple[SeverityCount, ...]:
+    """The findings by severity, most severe first, each with its word in `lang`."""
+    return tuple(
+        SeverityCount(severity.label, SEVERITY[severity].in_(lang), counts.get(severity, 0))
+        for severity in sorted(Severity, reverse=True)
+    )
 
 
-def header(report: Report, lang: str, now: datetime.datetime | None = None) -> Header:
+def header(report: Report, lang: str) -> Header:
     stats = report.stats
-    counts = report.count_by_severity()
     server = stats.server
-    written = (now or datetime.datetime.now(datetime.timezone.utc)).strftime("%Y-%m-%d %H:%M UTC")
     keys = ""
     if stats.keys or stats.keyspace is not None or server is not None:
-        keys = word("keys-read", lang, keys=f"{stats.keys:,}", patterns=f"{stats.patterns:,}")
+        keys = label("scanned", lang, keys=f"{stats.keys:,}", patterns=f"{stats.patterns:,}")
     preset = display_text(report.run.preset, QUOTE_LIMIT)
     if report.run.overlays:
         preset += " + " + " + ".join(display_text(overlay, QUOTE_LIMIT) for overlay in report.run.overlays)
@@ -79,16 +81,13 @@ def header(report: Report, lang: str, now: datetime.datetime | None = None) -> H
         target=_target(report),
         version=_version(report),
         preset=preset,
-        time=written,
+        time=written_at(),
         took=word("took", lang, seconds=f"{stats.elapsed_seconds:,.2f}"),
         score=stats.score if (stats.keyspace is not None or server is not None) else None,
-        score_class=_score_class(stats.score),
-        counts=tuple(
-            SeverityCount(severity.label, SEVERITY[severity].in_(lang), counts[severity])
-            for severity in sorted(Severity, reverse=True)
-        ),
+        score_class="" if stats.score is None else score_grade(stats.score),
+        counts=severity_counts(report.count_by_severity(), lang),
         keys=keys,
-        flagged=word("flagged", lang, n=f"{stats.keys_flagged:,}") if stats.keys_flagged else "",
+        flagged=label("flagged", lang, n=f"{stats.keys_flagged:,}") if stats.keys_flagged else "",
         rules_ran=word("rules-ran", lang, n=report.run.rules_enabled),
         partial=word("partial", lang, reasons=display_text(", ".join(server.partial), TEXT_LIMIT))
         if server is not None and server.partial

@@ -64,8 +64,9 @@ def environment() -> jinja2.Environment:
     )
 
 
-def written_at() -> datetime.datetime:
-    return datetime.datetime.now(datetime.timezone.utc)
+def written_at() -> str:
+    """When the page is written, as its header shows it (UTC, to the minute)."""
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def render_page(template: str, **context: Any) -> str:

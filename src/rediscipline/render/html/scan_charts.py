@@ -14,8 +14,9 @@ from rediscipline.model.display import NAME_LIMIT, QUOTE_LIMIT, display_bytes, d
 from rediscipline.model.keyspace import KeyspaceStats, SizeBucket, TopKey, namespace_of
 from rediscipline.model.report import PatternStat, Report
 from rediscipline.render.html.charts import BarChart, ColumnChart, SplitChart, bars, columns, split
-from rediscipline.render.html.words import summary_label, word
-from rediscipline.render.numbers import human_bytes, share
+from rediscipline.render.html.words import keys_word, summary_label, word
+from rediscipline.render.labels import label
+from rediscipline.render.numbers import human_bytes, human_count, share
 
 #: Rows of a bar chart of namespaces, of the patterns one namespace opens onto, and of the top keys.
 NAMESPACE_ROWS = 30
@@ -23,12 +24,14 @@ DRILL_ROWS = 25
 MINUTES, HOURS = 1440, 720
 
 
-def _count(value: float) -> str:
-    return f"{value:,.0f}"
+def _nothing(why: str, lang: str) -> str:
+    """`Nothing to draw: ...` for a chart without data, `why` a word of `render.html.words`."""
+    return word("no-data", lang, why=word(why, lang))
 
 
-def _keys(count: int, lang: str) -> str:
-    return word("count-key", lang) if count == 1 else word("count-keys", lang, n=_count(count))
+def _unmeasured(keyspace: KeyspaceStats, lang: str) -> str:
+    """Why a chart of something the probes measure is empty: no key was read, or the run did not measure it."""
+    return _nothing("why-not-measured" if keyspace.keys else "why-no-keys", lang)
 
 
 def _group_patterns(patterns: Sequence[PatternStat]) -> dict[str, list[PatternStat]]:
@@ -44,12 +47,12 @@ def _pattern_bars(namespace: str, rows: list[PatternStat], by_memory: bool, lang
         (
             display_bytes(r.pattern, QUOTE_LIMIT),
             float((r.memory or 0) if by_memory else r.count),
-            human_bytes(r.memory) if by_memory else _count(r.count),
+            human_bytes(r.memory) if by_memory else human_count(r.count),
         )
         for r in ranked
     ]
     extras = [
-        _keys(r.count, lang)
+        keys_word(r.count, lang)
         + ("" if r.ttl_coverage is None else f" · {word('with-ttl', lang)} {share(r.ttl_coverage)}")
         for r in ranked
     ]
@@ -58,10 +61,10 @@ def _pattern_bars(namespace: str, rows: list[PatternStat], by_memory: bool, lang
         "patterns-of-namespace",
         word("patterns-of", lang, namespace=display_text(namespace, QUOTE_LIMIT)),
         data,
-        empty=_not_measured(lang),
+        empty=_nothing("why-not-measured", lang),
         titles=[display_bytes(r.pattern, NAME_LIMIT) for r in ranked],
         extras=extras,
-        more=word("rows-cut", lang, n=_count(more)) if more > 0 else "",
+        more=word("rows-cut", lang, n=human_count(more)) if more > 0 else "",
     )
 
 
@@ -87,24 +90,20 @@ def namespace_chart(report: Report, lang: str) -> BarChart:
             (
                 display_text(summary_label(label, lang), QUOTE_LIMIT),
                 float(value),
-                human_bytes(value) if by_memory else _count(value),
+                human_bytes(value) if by_memory else human_count(value),
             )
             for label, value, _k in shown
         ],
-        empty=word("no-data", lang, why=word("why-no-keys", lang)),
+        empty=_nothing("why-no-keys", lang),
         titles=[display_text(label, NAME_LIMIT) for label, _v, _k in shown],
-        extras=[_keys(keys, lang) if by_memory else "" for _l, _v, keys in shown],
+        extras=[keys_word(keys, lang) if by_memory else "" for _l, _v, keys in shown],
         drills=[
             _pattern_bars(label, groups[label], by_memory, lang) if groups.get(label) else None
             for label, _v, _k in shown
         ],
-        more=word("rows-cut", lang, n=_count(more)) if more > 0 else "",
+        more=word("rows-cut", lang, n=human_count(more)) if more > 0 else "",
         hint=word("drill-hint", lang),
     )
-
-
-def _not_measured(lang: str) -> str:
-    return word("no-data", lang, why=word("why-not-measured", lang))
 
 
 def type_charts(keyspace: KeyspaceStats, lang: str) -> list[BarChart]:
@@ -118,14 +117,14 @@ def type_charts(keyspace: KeyspaceStats, lang: str) -> list[BarChart]:
             [(display_text(t.type, QUOTE_LIMIT), float(t.memory), human_bytes(t.memory)) for t in by_memory]
             if memory_measured
             else [],
-            empty=_not_measured(lang) if keyspace.keys else word("no-data", lang, why=word("why-no-keys", lang)),
-            extras=[_keys(t.keys, lang) for t in by_memory],
+            empty=_unmeasured(keyspace, lang),
+            extras=[keys_word(t.keys, lang) for t in by_memory],
         ),
         bars(
             "keys-by-type",
             word("keys-by-type", lang),
-            [(display_text(t.type, QUOTE_LIMIT), float(t.keys), _count(t.keys)) for t in by_keys],
-            empty=word("no-data", lang, why=word("why-no-keys", lang)),
+            [(display_text(t.type, QUOTE_LIMIT), float(t.keys), human_count(t.keys)) for t in by_keys],
+            empty=_nothing("why-no-keys", lang),
         ),
     ]
 
@@ -155,27 +154,27 @@ def _size_chart(
 def size_charts(keyspace: KeyspaceStats, lang: str) -> list[ColumnChart]:
     """Keys and memory per power-of-two bucket of a key's size."""
     buckets = keyspace.size_buckets
-    empty = _not_measured(lang) if keyspace.keys else word("no-data", lang, why=word("why-no-keys", lang))
+    empty = _unmeasured(keyspace, lang)
     return [
-        _size_chart("size-keys", buckets, [b.keys for b in buckets], shown=_count, empty=empty, lang=lang),
+        _size_chart("size-keys", buckets, [b.keys for b in buckets], shown=human_count, empty=empty, lang=lang),
         _size_chart("size-memory", buckets, [b.memory for b in buckets], shown=human_bytes, empty=empty, lang=lang),
     ]
 
 
 def ttl_charts(keyspace: KeyspaceStats, lang: str) -> list[SplitChart | BarChart]:
     if "ttl" not in keyspace.measured or not keyspace.keys:
-        why = _not_measured(lang) if keyspace.keys else word("no-data", lang, why=word("why-no-keys", lang))
+        why = _unmeasured(keyspace, lang)
         return [
             SplitChart("ttl-coverage", word("ttl-coverage", lang), empty=why),
-            bars("ttl-buckets", word("ttl-buckets", lang), [], empty=why),
+            bars("ttl-buckets", label("ttl-histogram", lang), [], empty=why),
         ]
     with_ttl, without = word("with-ttl", lang), word("without-ttl", lang)
     rows: list[tuple[str, Sequence[tuple[str, float, str, str]]]] = [
         (
             word("of-keys", lang),
             (
-                (with_ttl, keyspace.with_ttl, _count(keyspace.with_ttl), "with"),
-                (without, keyspace.keys - keyspace.with_ttl, _count(keyspace.keys - keyspace.with_ttl), "without"),
+                (with_ttl, keyspace.with_ttl, human_count(keyspace.with_ttl), "with"),
+                (without, keyspace.keys - keyspace.with_ttl, human_count(keyspace.keys - keyspace.with_ttl), "without"),
             ),
         )
     ]
@@ -191,18 +190,16 @@ def ttl_charts(keyspace: KeyspaceStats, lang: str) -> list[SplitChart | BarChart
             )
         )
     histogram = [
-        (display_text(summary_label(b.label, lang), QUOTE_LIMIT), float(b.keys), _count(b.keys))
+        (display_text(summary_label(b.label, lang), QUOTE_LIMIT), float(b.keys), human_count(b.keys))
         for b in keyspace.ttl_histogram
     ]
     return [
-        split(
-            "ttl-coverage", word("ttl-coverage", lang), rows, empty=word("no-data", lang, why=word("why-no-keys", lang))
-        ),
+        split("ttl-coverage", word("ttl-coverage", lang), rows, empty=_nothing("why-no-keys", lang)),
         bars(
             "ttl-buckets",
-            word("ttl-buckets", lang),
+            label("ttl-histogram", lang),
             histogram,
-            empty=word("no-data", lang, why=word("why-no-keys", lang)),
+            empty=_nothing("why-no-keys", lang),
         ),
     ]
 
@@ -221,25 +218,19 @@ def _peak(values: Sequence[int], unit: str, at: str, lang: str) -> str:
     typical = nonzero[len(nonzero) // 2]
     if top < 2 * typical:
         return ""
-    return word("expiry-peak", lang, keys=_count(top), unit=word(unit, lang), at=at, times=f"{top / typical:,.0f}")
+    return word("expiry-peak", lang, keys=human_count(top), unit=word(unit, lang), at=at, times=f"{top / typical:,.0f}")
 
 
 def expiry_charts(keyspace: KeyspaceStats, lang: str) -> list[ColumnChart]:
     timeline = keyspace.expiry
-    why = (
-        word("no-data", lang, why=word("why-no-ttl", lang))
-        if "ttl" in keyspace.measured and keyspace.keys
-        else _not_measured(lang)
-        if keyspace.keys
-        else word("no-data", lang, why=word("why-no-keys", lang))
-    )
+    why = _nothing("why-no-ttl", lang) if "ttl" in keyspace.measured and keyspace.keys else _unmeasured(keyspace, lang)
     minutes: Sequence[int] = timeline.per_minute if timeline is not None else ()
     hours: Sequence[int] = timeline.per_hour if timeline is not None else ()
     minute_chart = columns(
         "expiry-timeline-minutes",
         word("expiry-minutes", lang),
         minutes,
-        label_of=lambda i: f"{_clock(i)}: {_count(minutes[i])}",
+        label_of=lambda i: f"{_clock(i)}: {human_count(minutes[i])}",
         tick_every=120,
         tick_label=_clock,
         empty=why,
@@ -250,7 +241,7 @@ def expiry_charts(keyspace: KeyspaceStats, lang: str) -> list[ColumnChart]:
         "expiry-timeline-hours",
         word("expiry-hours", lang),
         hours,
-        label_of=lambda i: f"{_clock(i * 60)}: {_count(hours[i])}",
+        label_of=lambda i: f"{_clock(i * 60)}: {human_count(hours[i])}",
         tick_every=72,
         tick_label=lambda i: f"+{i // 24}d",
         empty=why,
@@ -263,7 +254,9 @@ def expiry_charts(keyspace: KeyspaceStats, lang: str) -> list[ColumnChart]:
         minute_caption = _peak(minutes, "minute", _clock(top), lang)
     if any(hours):
         top = max(range(len(hours)), key=hours.__getitem__)
-        later = word("expiry-later", lang, n=_count(timeline.later)) if timeline is not None and timeline.later else ""
+        later = (
+            word("expiry-later", lang, n=human_count(timeline.later)) if timeline is not None and timeline.later else ""
+        )
         hour_caption = " ".join(part for part in (_peak(hours, "hour", _clock(top * 60), lang), later) if part)
     return [_with_caption(minute_chart, minute_caption), _with_caption(hour_chart, hour_caption)]
 
@@ -277,7 +270,11 @@ def _top_rows(keys: Sequence[TopKey], by_memory: bool) -> list[tuple[str, float,
     for key in keys:
         value = (key.memory if by_memory else key.length) or 0
         rows.append(
-            (display_bytes(key.name, QUOTE_LIMIT), float(value), human_bytes(value) if by_memory else _count(value))
+            (
+                display_bytes(key.name, QUOTE_LIMIT),
+                float(value),
+                human_bytes(value) if by_memory else human_count(value),
+            )
         )
     return rows
 
@@ -300,7 +297,7 @@ def top_charts(keyspace: KeyspaceStats, lang: str) -> list[BarChart]:
                 name,
                 word(name, lang),
                 _top_rows(keys, by_memory),
-                empty=word("no-data", lang, why=word(why if keyspace.keys else "why-no-keys", lang)),
+                empty=_nothing(why if keyspace.keys else "why-no-keys", lang),
                 titles=[display_bytes(key.name, NAME_LIMIT) for key in keys],
                 extras=[_top_extra(key, lang) for key in keys],
             )
@@ -318,8 +315,8 @@ def shard_charts(report: Report, lang: str) -> list[BarChart]:
         bars(
             "shards-keys",
             word("shards-keys", lang),
-            [(label, float(shard.keys), _count(shard.keys)) for label, shard in zip(labels, shards, strict=True)],
-            empty=word("no-data", lang, why=word("why-no-keys", lang)),
+            [(label, float(shard.keys), human_count(shard.keys)) for label, shard in zip(labels, shards, strict=True)],
+            empty=_nothing("why-no-keys", lang),
         ),
         bars(
             "shards-memory",
@@ -328,7 +325,7 @@ def shard_charts(report: Report, lang: str) -> list[BarChart]:
                 (label, float(shard.memory or 0), human_bytes(shard.memory))
                 for label, shard in zip(labels, shards, strict=True)
             ],
-            empty=_not_measured(lang),
+            empty=_nothing("why-not-measured", lang),
         ),
     ]
 

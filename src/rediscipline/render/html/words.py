@@ -1,4 +1,5 @@
-"""The fixed words of the HTML report in English and Chinese (the words every report shares are in `render.labels`).
+"""The fixed words of the HTML report in English and Chinese (the words every report shares are in `render.labels`,
+and the page takes those from there).
 
 A test renders the Chinese page of every kind of report and checks that no English word of this table is left
 in its visible text.
@@ -19,8 +20,6 @@ WORDS = {
     "took": Text("run took {seconds} s", "用时 {seconds} 秒"),
     "score": Text("Score", "得分"),
     "rules-ran": Text("{n} rules ran", "运行了 {n} 条规则"),
-    "keys-read": Text("{keys} keys in {patterns} patterns", "{keys} 个 Key，{patterns} 个模式"),
-    "flagged": Text("{n} keys with a warning or error", "{n} 个 Key 有警告或错误"),
     "notes": Text("Notes: what was read, and what could not be checked", "说明：读取了什么，哪些未能检查"),
     "partial": Text("Partial result: {reasons}", "结果不完整：{reasons}"),
     "charts": Text("Where the memory and the keys are", "内存与 Key 的分布"),
@@ -37,7 +36,6 @@ WORDS = {
     "without-ttl": Text("without a TTL", "无 TTL"),
     "of-keys": Text("of keys", "Key 数"),
     "of-memory": Text("of memory", "内存"),
-    "ttl-buckets": Text("TTL left", "剩余 TTL"),
     "expiry-minutes": Text("Keys expiring per minute, next 24 hours", "未来 24 小时每分钟过期的 Key 数"),
     "expiry-hours": Text("Keys expiring per hour, next 30 days", "未来 30 天每小时过期的 Key 数"),
     "expiry-later": Text("{n} keys expire later than 30 days", "另有 {n} 个 Key 在 30 天后过期"),
@@ -143,6 +141,11 @@ def summary_label(label: str, lang: str) -> str:
     """A label of the keyspace summary in `lang` (a namespace, a type: as it is)."""
     text = SUMMARY_LABELS.get(label)
     return label if text is None else text.in_(lang)
+
+
+def keys_word(count: int, lang: str) -> str:
+    """`1 key`, `12,345 keys` in `lang`."""
+    return word("count-key", lang) if count == 1 else word("count-keys", lang, n=f"{count:,}")
 
 
 def word(name: str, lang: str, **values: object) -> str:

@@ -80,9 +80,11 @@ def test_hostile_names_are_shown_as_text(rendered: Rendered, open_page: OpenPage
     page = open_page(rendered.en)
     text = page.page.locator("body").inner_text()
     assert "bin:\\xff\\xfe\\x1b[2J:" in text
-    # the pattern table shows each payload's pattern: its markup is text up to its first variable part
-    for payload in XSS_PAYLOADS:
-        assert f"xss:{payload.split(' ')[0]}" in text, payload
+    # the pattern table shows each pattern the payloads made (how many depends on how inference groups them)
+    patterns = [row["pattern"] for row in rendered.data["patterns"]["items"] if row["pattern"].startswith("xss:")]
+    assert patterns
+    for pattern in patterns:
+        assert pattern[:60] in text, pattern
     examples = " ".join(page.texts("ul.examples li"))
     assert any(f"xss:{payload}:{index}" in examples for index, payload in enumerate(XSS_PAYLOADS))
 

@@ -175,3 +175,17 @@ def test_every_fixed_word_is_used() -> None:
     text = "\n".join(line for line in lines if '": Text(' not in line)
     unused = [name for name in WORDS if f'"{name}"' not in text and f"w.{name.replace('-', '_')}" not in text]
     assert unused == []
+
+
+@pytest.mark.parametrize("filler", ["<"])
+def test_a_keyspace_built_to_fill_the_page_still_gives_a_bounded_page(filler: str) -> None:
+    # 10,648 patterns of long names, each pattern three keys, and three names of 400 KB: every part of the
+    # page at its usual limits would hold several MB (an escaped `<` takes four bytes)
+    words = [f"Word{chr(97 + i)}{chr(97 + i)}" for i in range(22)]
+    tail = filler * 400
+    names = [f"{a}:{b}:{c}:{tail}:{n}".encode() for a in words for b in words for c in words for n in (1, 2, 3)]
+    names += [b"big%d:" % i + b"Z" * 400_000 for i in range(3)]
+    page = render(check_key_names(names))
+    assert len(page.source.encode()) < 2_000_000
+    assert "more findings of lower rank are not in this page" in page.text
+    assert page.all("li", **{"class": "occurrence"}) and page.all("p", id="no-match")

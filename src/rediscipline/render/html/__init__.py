@@ -13,7 +13,7 @@ from typing import TextIO
 from rediscipline.model.display import NAME_LIMIT, QUOTE_LIMIT, display_bytes, display_text
 from rediscipline.model.report import LAYOUT_SITES, Report
 from rediscipline.render.html.charts import BarChart, ColumnChart, SplitChart
-from rediscipline.render.html.findings import LongNameTable, findings_view
+from rediscipline.render.html.findings import LongNameTable, PageLimits, findings_view
 from rediscipline.render.html.header import header
 from rediscipline.render.html.page import render_page
 from rediscipline.render.html.scan_charts import scan_charts
@@ -21,8 +21,16 @@ from rediscipline.render.html.words import word, words_for
 from rediscipline.render.numbers import human_bytes, share
 from rediscipline.render.sites import is_site
 
-#: Rows of the pattern table, most keys first (the JSON report lists every pattern).
-PATTERN_ROWS = 2000
+#: The page's size bound, and the limits tried in turn until the page is under it: the first are the usual
+#: ones (1,500 finding rows, 2,000 patterns, 25 patterns per namespace, 1.1 MB of whole names); the next ones
+#: only matter for keyspaces built to fill a page (thousands of long names full of characters HTML escapes).
+PAGE_BOUND = 1_950_000
+LIMIT_STEPS = (
+    PageLimits(),
+    PageLimits(rows=500, patterns=500, drill=10, title=300),
+    PageLimits(rows=200, patterns=200, drill=5, names=500_000, title=0),
+    PageLimits(rows=50, patterns=50, drill=0, names=100_000, title=0),
+)
 #: Bar charts drawn across the whole width of the grid.
 WIDE = frozenset({"memory-by-namespace", "keys-by-namespace", "top-by-memory", "top-by-length"})
 
@@ -48,7 +56,7 @@ class Page:
     patterns_caption: str
 
 
-def _patterns(report: Report, lang: str) -> tuple[tuple[PatternRow, ...], str]:
+def _patterns(report: Report, lang: str, limit: int) -> tuple[tuple[PatternRow, ...], str]:
     stats = report.stats
     rows = tuple(
         PatternRow(
@@ -59,7 +67,7 @@ def _patterns(report: Report, lang: str) -> tuple[tuple[PatternRow, ...], str]:
             ttl="" if row.ttl_coverage is None else share(row.ttl_coverage),
             types=", ".join(f"{display_text(kind, QUOTE_LIMIT)} {keys:,}" for kind, keys in row.types),
         )
-        for row in stats.pattern_stats[:PATTERN_ROWS]
+        for row in stats.pattern_stats[:limit]
     )
     total = max(stats.patterns, len(stats.pattern_stats))
     caption = word("patterns-cut", lang, shown=f"{len(rows):,}", total=f"{total:,}") if total > len(rows) else ""
@@ -81,11 +89,19 @@ def _chart_notes(report: Report, lang: str) -> tuple[str, ...]:
 
 
 def render_html(report: Report, stream: TextIO, lang: str = "en", color: bool = False) -> None:
-    names = LongNameTable()
-    view = findings_view(report, lang, names)
+    for limits in LIMIT_STEPS:  # a page is rendered in tens of milliseconds: trying smaller limits is cheap
+        page = _page(report, lang, limits)
+        if len(page.encode("utf-8")) <= PAGE_BOUND:
+            break
+    stream.write(page)
+
+
+def _page(report: Report, lang: str, limits: PageLimits) -> str:
+    names = LongNameTable(limits.names)
+    view = findings_view(report, lang, names, limits)
     sites = report.run.layout == LAYOUT_SITES or any(is_site(finding) for finding in report.findings)
-    charts = () if sites else tuple(scan_charts(report, lang))
-    patterns, caption = ((), "") if sites else _patterns(report, lang)
+    charts = () if sites else tuple(scan_charts(report, lang, limits.drill))
+    patterns, caption = ((), "") if sites else _patterns(report, lang, limits.patterns)
     page = Page(
         charts=charts,
         chart_notes=_chart_notes(report, lang),
@@ -95,17 +111,15 @@ def render_html(report: Report, stream: TextIO, lang: str = "en", color: bool = 
         patterns=patterns,
         patterns_caption=caption,
     )
-    stream.write(
-        render_page(
-            "report.html.j2",
-            html_lang="zh-CN" if lang == "zh" else "en",
-            page=page,
-            h=header(report, lang),
-            f=view,
-            w=words_for(lang),
-            long_names=names.script_json(),
-            footer=word("footer", lang, version=display_text(report.run.tool_version, QUOTE_LIMIT)),
-        )
+    return render_page(
+        "report.html.j2",
+        html_lang="zh-CN" if lang == "zh" else "en",
+        page=page,
+        h=header(report, lang),
+        f=view,
+        w=words_for(lang),
+        long_names=names.script_json(),
+        footer=word("footer", lang, version=display_text(report.run.tool_version, QUOTE_LIMIT)),
     )
 
 

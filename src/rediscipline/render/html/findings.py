@@ -36,10 +36,23 @@ from rediscipline.render.sites import example_place, is_site, shown_path
 #: Rows of findings a page shows, in all and per rule; the JSON report has every one.
 OCCURRENCE_LIMIT = 1500
 RULE_OCCURRENCE_LIMIT = 200
-#: Characters of full key names the page keeps for its copy buttons (a 1 MB name fits once).
+#: Bytes of full key names the page keeps for its copy buttons (a 1 MB name fits once).
 LONG_NAME_BUDGET = 1_100_000
 #: Characters of a cut name shown in its tooltip.
 TITLE_LIMIT = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class PageLimits:
+    """How much of a report one page shows: finding rows, pattern rows, patterns per namespace, bytes of whole
+    names behind copy buttons, characters of a cut name's tooltip. The page is written with the first limits
+    of `render_html`'s steps under which it stays below its size bound."""
+
+    rows: int = OCCURRENCE_LIMIT
+    patterns: int = 2000
+    drill: int = 25
+    names: int = LONG_NAME_BUDGET
+    title: int = TITLE_LIMIT
 
 
 class LongNameTable:
@@ -55,9 +68,10 @@ class LongNameTable:
         if index is not None:
             return index
         text = display_bytes(data)
-        if len(text) > self._budget:
+        size = len(json.dumps(text, ensure_ascii=True))  # what it takes in the page's JSON
+        if size > self._budget:
             return None
-        self._budget -= len(text)
+        self._budget -= size
         index = self._index[data] = len(self._names)
         self._names.append(text)
         return index
@@ -133,14 +147,14 @@ class FindingsView:
     left_out: str = ""
 
 
-def _example(example: Example, names: LongNameTable, lang: str) -> ExampleView:
+def _example(example: Example, names: LongNameTable, lang: str, tooltip: int) -> ExampleView:
     shown, cut = display_cut(example.name, NAME_LIMIT)
     if not cut:
         return ExampleView(shown, shown, example_place(example.location))
     ref = names.ref(example.name)
     return ExampleView(
         shown,
-        display_bytes(example.name, TITLE_LIMIT),
+        display_bytes(example.name, tooltip) if tooltip else shown,
         example_place(example.location),
         ref=ref,
         length=len(example.name),
@@ -156,7 +170,7 @@ def _count(finding: Finding, lang: str) -> str:
     return word("count-times", lang, n=f"{finding.count:,}") if finding.count > 1 else ""
 
 
-def _occurrence(finding: Finding, lang: str, names: LongNameTable, lines: SourceLines) -> OccurrenceView:
+def _occurrence(finding: Finding, lang: str, names: LongNameTable, lines: SourceLines, tooltip: int) -> OccurrenceView:
     site = is_site(finding)
     if finding.pattern is not None:
         subject, title = display_bytes(finding.pattern, QUOTE_LIMIT), display_bytes(finding.pattern, NAME_LIMIT)
@@ -190,7 +204,7 @@ def _occurrence(finding: Finding, lang: str, names: LongNameTable, lines: Source
         worst=worst,
         namespace="" if finding.namespace is None else inert(finding.namespace, QUOTE_LIMIT),
         advice="" if family is None else inert(f"{family.library}: {advice(family, lang)}"),
-        examples=tuple(_example(example, names, lang) for example in finding.examples),
+        examples=tuple(_example(example, names, lang, tooltip) for example in finding.examples),
         code_line=code_line,
     )
 
@@ -221,21 +235,21 @@ def _citations(meta: RuleMeta | None, lang: str) -> tuple[CitationView, ...]:
     return tuple(out)
 
 
-def findings_view(report: Report, lang: str, names: LongNameTable, limit: int = OCCURRENCE_LIMIT) -> FindingsView:
+def findings_view(report: Report, lang: str, names: LongNameTable, limits: PageLimits) -> FindingsView:
     """Group the report's findings for the page (see the module docstring), keeping its ranking; at most
-    `limit` rows."""
+    `limits.rows` rows."""
     lines = SourceLines(report.run.root)
     by_rule: dict[str, list[Finding]] = defaultdict(list)
     for finding in report.findings:
         by_rule[finding.rule_id].append(finding)
     kept: dict[str, list[OccurrenceView]] = defaultdict(list)
-    budget = limit
+    budget = limits.rows
     shown = 0
     site_rows: dict[str, list[tuple[int, int, OccurrenceView]]] = defaultdict(list)  # by line in each file
     for finding in report.findings:  # the report's ranking decides what a bounded page keeps
         if budget == 0 or len(kept[finding.rule_id]) >= RULE_OCCURRENCE_LIMIT:  # site rows count in `budget` only
             continue
-        view = _occurrence(finding, lang, names, lines)
+        view = _occurrence(finding, lang, names, lines, limits.title)
         if is_site(finding):
             where = finding.location
             site_rows[shown_path(where.path or "")].append((where.line or 0, where.column or 0, view))

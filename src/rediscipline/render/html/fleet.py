@@ -17,6 +17,7 @@ from rediscipline.render.html.findings import (
     OCCURRENCE_LIMIT,
     FindingsView,
     LongNameTable,
+    PageLimits,
     RuleView,
     findings_view,
 )
@@ -53,7 +54,7 @@ def _target(index: int, target: TargetResult, lang: str, names: LongNameTable, l
         memory="" if memory is None else human_bytes(memory),
         counts=severity_counts(target.count_by_severity(), lang),
         error="" if target.error is None else word("fleet-error", lang, error=inert(target.error)),
-        findings=None if report is None else findings_view(report, lang, names, limit),
+        findings=None if report is None else findings_view(report, lang, names, PageLimits(rows=limit)),
     )
 
 

@@ -41,8 +41,8 @@ def _group_patterns(patterns: Sequence[PatternStat]) -> dict[str, list[PatternSt
     return groups
 
 
-def _pattern_bars(namespace: str, rows: list[PatternStat], by_memory: bool, lang: str) -> BarChart:
-    ranked = sorted(rows, key=lambda r: (-(r.memory or 0) if by_memory else -r.count, r.pattern))[:DRILL_ROWS]
+def _pattern_bars(namespace: str, rows: list[PatternStat], by_memory: bool, lang: str, drill: int) -> BarChart:
+    ranked = sorted(rows, key=lambda r: (-(r.memory or 0) if by_memory else -r.count, r.pattern))[:drill]
     data = [
         (
             display_bytes(r.pattern, QUOTE_LIMIT),
@@ -68,7 +68,7 @@ def _pattern_bars(namespace: str, rows: list[PatternStat], by_memory: bool, lang
     )
 
 
-def namespace_chart(report: Report, lang: str) -> BarChart:
+def namespace_chart(report: Report, lang: str, drill: int = DRILL_ROWS) -> BarChart:
     """Memory (or keys, when memory was not measured) by namespace, each opening onto its patterns."""
     keyspace = report.stats.keyspace
     groups = _group_patterns(report.stats.pattern_stats)
@@ -98,7 +98,7 @@ def namespace_chart(report: Report, lang: str) -> BarChart:
         titles=[display_text(label, NAME_LIMIT) for label, _v, _k in shown],
         extras=[keys_word(keys, lang) if by_memory else "" for _l, _v, keys in shown],
         drills=[
-            _pattern_bars(label, groups[label], by_memory, lang) if groups.get(label) else None
+            _pattern_bars(label, groups[label], by_memory, lang, drill) if drill and groups.get(label) else None
             for label, _v, _k in shown
         ],
         more=word("rows-cut", lang, n=human_count(more)) if more > 0 else "",
@@ -330,9 +330,10 @@ def shard_charts(report: Report, lang: str) -> list[BarChart]:
     ]
 
 
-def scan_charts(report: Report, lang: str) -> list[BarChart | ColumnChart | SplitChart]:
-    """Every chart of the report, in reading order; the keyspace ones only where the source probed keys."""
-    charts: list[BarChart | ColumnChart | SplitChart] = [namespace_chart(report, lang)]
+def scan_charts(report: Report, lang: str, drill: int = DRILL_ROWS) -> list[BarChart | ColumnChart | SplitChart]:
+    """Every chart of the report, in reading order; the keyspace ones only where the source probed keys; at
+    most `drill` patterns under each namespace."""
+    charts: list[BarChart | ColumnChart | SplitChart] = [namespace_chart(report, lang, drill)]
     keyspace = report.stats.keyspace
     if keyspace is not None:
         charts += type_charts(keyspace, lang)

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, cast
 
+from rediscipline import compiled
 from rediscipline.engine.cluster import SlotCollector, judge_cluster
 from rediscipline.engine.flagged import FlaggedKeys
 from rediscipline.engine.groups import AFTER_EVERY_KEY, Group, Groups, ResolvedViolation, resolve
@@ -56,6 +57,7 @@ from rediscipline.model.report import RuleMeta, Stats, UnreadableKeys
 from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
 from rediscipline.redis_meta.libraries import KeyFamily
+from rediscipline.rules.gate import CompiledGate
 from rediscipline.rules.base import (
     Accumulator,
     AggregateResult,
@@ -73,6 +75,8 @@ from rediscipline.rules.base import (
 if TYPE_CHECKING:
     from rediscipline.engine.partial import Partial
 
+#: The compiled twin of `consume` and `feed` (see `rediscipline.compiled`).
+KERNEL = "rediscipline.engine._kernel"
 MEMO_LIMIT = 200_000
 #: Resolved forms of the violations fact rules returned, by identity (most are shared: see `feed`).
 RESOLVED_LIMIT = 4_096
@@ -93,7 +97,8 @@ class NameVerdict:
     name_accumulators: tuple[Accumulator, ...]  # the subset that needs nothing but the name and type
     template: KeyTemplate
     scope: Scope
-    fact_checks: tuple[tuple[Any, ConfiguredRule, RuleContext[Any]], ...]  # the scope's, for this key type
+    #: the scope's fact rules for this key type: (bound check, rule, context, compiled gate or None)
+    fact_checks: tuple[tuple[Any, ConfiguredRule, RuleContext[Any], CompiledGate | None], ...]
     #: the groups its violations were last counted in, with that pattern (see Engine._count_name_violations)
     groups: tuple[bytes, list[Group]] | None = None
 
@@ -168,7 +173,13 @@ class Engine:
     # -- input -----------------------------------------------------------------------------------------
 
     def consume(self, facts: Iterable[Any]) -> None:
-        """Judge every fact a source yields (`model.source.Fact`): the engine's one entry."""
+        """Judge every fact a source yields (`model.source.Fact`): the engine's one entry.
+
+        With the compiled core, its twin of this loop and of `feed` runs instead (`engine._kernel`)."""
+        kernel = compiled.load(KERNEL)
+        if kernel is not None:
+            kernel.consume(self, facts)
+            return
         handlers: dict[type, Callable[[Any], Any]] = self._handlers()
         kind: type | None = None
         handler: Callable[[Any], Any] = self.feed
@@ -331,18 +342,10 @@ class Engine:
         if verdict.violations:
             self._count_name_violations(verdict, recorded, example, origin, None)
         template = verdict.template
-        for check, configured, ctx in verdict.fact_checks:
+        for check, configured, ctx, _gate in verdict.fact_checks:
             found = check(fact, template, ctx)
             if found is not None:
-                # Rules hand out shared violations where they can (a constant, a memo): resolve each once.
-                cached = self._resolved.get(id(found))
-                if cached is not None and cached[0] is found and cached[1] is ctx:
-                    resolved = cached[2]
-                else:
-                    resolved = self._resolve_one(configured, ctx, found)
-                    if len(self._resolved) >= RESOLVED_LIMIT:
-                        self._resolved.clear()
-                    self._resolved[id(found)] = (found, ctx, resolved)  # holding `found` keeps its id unique
+                resolved = self.resolve_found(configured, ctx, found)
                 flagged = flagged or resolved.severity >= Severity.WARNING
                 add(resolved, recorded, example, origin, self.keys)
         if flagged:
@@ -358,6 +361,18 @@ class Engine:
             self.keyspace.add(fact, verdict.scope.namespace, recorded)
         if self._slots is not None and isinstance(name, bytes):
             self._slots.add(name, fact.memory)
+
+    def resolve_found(self, configured: ConfiguredRule, ctx: RuleContext[Any], found: Violation) -> ResolvedViolation:
+        """The resolved form of a violation a fact rule returned. Rules hand out shared violations where they
+        can (a constant, a memo): each is resolved once."""
+        cached = self._resolved.get(id(found))
+        if cached is not None and cached[0] is found and cached[1] is ctx:
+            return cached[2]
+        resolved = self._resolve_one(configured, ctx, found)
+        if len(self._resolved) >= RESOLVED_LIMIT:
+            self._resolved.clear()
+        self._resolved[id(found)] = (found, ctx, resolved)  # holding `found` keeps its id unique
+        return resolved
 
     def _count_name_violations(
         self, verdict: NameVerdict, recorded: bytes, example: bytes, origin: Location, line: int | None
@@ -437,7 +452,7 @@ class Engine:
         nowhere; `verdict` is the key's `name_verdict` with the fact's type."""
         found: list[ResolvedViolation] = []
         template = verdict.template
-        for check, configured, ctx in verdict.fact_checks:
+        for check, configured, ctx, _gate in verdict.fact_checks:
             violation = check(fact, template, ctx)
             if violation is not None:
                 found.append(self._resolve_one(configured, ctx, violation))
@@ -489,7 +504,7 @@ class Engine:
             template=template,
             scope=rules,
             fact_checks=tuple(
-                (check, configured, ctx)
+                (check, configured, ctx, _gate_of(configured, ctx))
                 for check, configured, ctx in rules.fact_checks
                 if applies(configured)
                 and (
@@ -695,3 +710,9 @@ def _command_line(fact: CommandFact) -> bytes | None:
     if fact.args is None:
         return None
     return b" ".join((fact.name.replace("|", " ").upper().encode(), *fact.args))
+
+
+def _gate_of(configured: ConfiguredRule, ctx: RuleContext[Any]) -> CompiledGate | None:
+    """The rule's gate with this context, as the compiled core tests it (`rules.gate`)."""
+    gate = cast(FactRule[Any], configured.rule).gate(ctx)
+    return gate.compiled() if gate is not None else None

@@ -48,6 +48,7 @@ from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.citations import citations_for
+from rediscipline.rules.gate import Gate
 from rediscipline.rules.options import RuleOptions
 from rediscipline.rules.translation import HEADINGS_ZH, ChineseDoc
 
@@ -203,6 +204,12 @@ class FactRule(Rule[OptionsT]):
 
     def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[OptionsT]) -> Violation | None:
         raise NotImplementedError
+
+    def gate(self, ctx: RuleContext[OptionsT]) -> Gate | None:
+        """The keys this rule can report with these options and this context, as the compiled core tests them
+        before calling `check` (`rules.gate`); None when no comparison of fields states it (every key of
+        `types` is checked)."""
+        return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.model.units import human_bytes
 from rediscipline.rules.base import FactRule, RuleContext, rule
+from rediscipline.rules.gate import NEVER, Gate, above
 from rediscipline.rules.options import RuleOptions, option
 
 SETTING = "lazyfree-lazy-expire"
@@ -89,6 +90,15 @@ class BigKeySyncExpire(FactRule[BigKeySyncExpireOptions]):
     Options = BigKeySyncExpireOptions
     needs = frozenset({"ttl", "type", "length", "memory"})
     reads_server = frozenset({SERVER_CONFIG})
+
+    def gate(self, ctx: RuleContext[BigKeySyncExpireOptions]) -> Gate:
+        server = ctx.server
+        setting = server.config_value(SETTING) if server is not None else None
+        if setting is None or setting.lower() != "no":
+            return NEVER
+        opts = ctx.options
+        ttl = ("ttl_ms", ">=", 0)
+        return above("length", (opts.min_elements,), ttl) | above("memory", (opts.min_bytes,), ttl)
 
     def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[BigKeySyncExpireOptions]) -> Violation | None:
         if fact.ttl_ms is None or fact.ttl_ms < 0 or fact.type in (None, "string"):

@@ -10,6 +10,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import FactRule, RuleContext, rule
+from rediscipline.rules.gate import Gate, when
 from rediscipline.rules.options import RuleOptions, option
 
 DAY = 86400
@@ -72,6 +73,9 @@ class IdlePersistent(FactRule[IdlePersistentOptions]):
     needs = frozenset({"ttl", "idle"})
 
     reads_namespace = frozenset({"ttl-required"})
+
+    def gate(self, ctx: RuleContext[IdlePersistentOptions]) -> Gate:
+        return when("ttl_ms", "==", -1, ("idle_seconds", ">", ctx.options.max_idle_days * DAY))
 
     def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[IdlePersistentOptions]) -> Violation | None:
         idle = fact.idle_seconds

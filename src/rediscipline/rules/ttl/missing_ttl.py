@@ -10,6 +10,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import FactRule, RuleContext, rule
+from rediscipline.rules.gate import Gate, when
 from rediscipline.rules.options import RuleOptions, option
 
 #: The same words for every key without a TTL: built once, not once per key (a live scan meets millions).
@@ -92,6 +93,9 @@ class MissingTtl(FactRule[MissingTtlOptions]):
     needs = frozenset({"ttl"})
 
     reads_namespace = frozenset({"ttl-required"})
+
+    def gate(self, ctx: RuleContext[MissingTtlOptions]) -> Gate:
+        return when("ttl_ms", "==", -1)
 
     def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[MissingTtlOptions]) -> Violation | None:
         if fact.ttl_ms != -1:

@@ -26,6 +26,7 @@ from rediscipline.rules.base import (
     prune_table,
     rule,
 )
+from rediscipline.rules.gate import NEVER, Gate, when
 from rediscipline.rules.options import RuleOptions, option
 
 _UNITS = ((86400, "d", "天"), (3600, "h", "小时"), (60, "min", "分钟"), (1, "s", "秒"))
@@ -124,6 +125,11 @@ class TtlRange(FactRule[TtlRangeOptions], AggregateRule[TtlRangeOptions]):
     Options = TtlRangeOptions
     needs = frozenset({"ttl"})
     reads_namespace = frozenset({"ttl-min", "ttl-max"})
+
+    def gate(self, ctx: RuleContext[TtlRangeOptions]) -> Gate:
+        if ctx.namespace is None and not ctx.options.max_seconds:
+            return NEVER
+        return when("ttl_ms", ">=", 0)
 
     def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[TtlRangeOptions]) -> Violation | None:
         ttl_ms = fact.ttl_ms

@@ -11,6 +11,7 @@ from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.model.units import human_bytes
 from rediscipline.rules.base import FactRule, RuleContext, rule
+from rediscipline.rules.gate import Gate, above
 from rediscipline.rules.options import RuleOptions, option
 from rediscipline.rules.value.sizes import VALUE_CHECKS
 
@@ -82,6 +83,9 @@ class BigElement(FactRule[BigElementOptions]):
     Options = BigElementOptions
     needs = frozenset({"type", "element"})
     types = frozenset({"hash", "list", "set", "zset"})
+
+    def gate(self, ctx: RuleContext[BigElementOptions]) -> Gate:
+        return above("largest_element", (ctx.options.max_bytes,))
 
     def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[BigElementOptions]) -> Violation | None:
         size, limit = fact.largest_element, ctx.options.max_bytes

@@ -11,6 +11,7 @@ from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.model.units import human_bytes
 from rediscipline.rules.base import FactRule, RuleContext, rule
+from rediscipline.rules.gate import Gate, above
 from rediscipline.rules.options import RuleOptions, option
 from rediscipline.rules.value.sizes import COLLECTIONS, STORED_CHECKS, over_limit
 
@@ -73,6 +74,9 @@ class CollectionBytes(FactRule[CollectionBytesOptions]):
     Options = CollectionBytesOptions
     needs = frozenset({"type", "memory"})
     types = frozenset({"hash", "list", "set", "zset", "stream"})
+
+    def gate(self, ctx: RuleContext[CollectionBytesOptions]) -> Gate:
+        return above("memory", (ctx.options.max_bytes, ctx.options.error_bytes))
 
     def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[CollectionBytesOptions]) -> Violation | None:
         size = fact.memory

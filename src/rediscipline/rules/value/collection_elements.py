@@ -10,6 +10,7 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import FactRule, RuleContext, rule
+from rediscipline.rules.gate import Gate, above
 from rediscipline.rules.options import RuleOptions, option
 from rediscipline.rules.value.sizes import ELEMENT_NOUNS, VALUE_CHECKS, count_text, over_limit
 
@@ -86,6 +87,12 @@ class CollectionElements(FactRule[CollectionElementsOptions]):
     types = frozenset({"hash", "list", "set", "zset", "stream"})
 
     reads_namespace = frozenset({"max-elements"})
+
+    def gate(self, ctx: RuleContext[CollectionElementsOptions]) -> Gate:
+        opts = ctx.options
+        declared = ctx.namespace.max_elements if ctx.namespace is not None else None
+        warn_limit = declared if declared else opts.max_elements
+        return above("length", (warn_limit, max(opts.error_elements, warn_limit) if opts.error_elements else 0))
 
     def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[CollectionElementsOptions]) -> Violation | None:
         count = fact.length

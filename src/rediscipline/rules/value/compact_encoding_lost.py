@@ -14,6 +14,7 @@ from rediscipline.model.text import Text
 from rediscipline.redis_meta.encodings import LIST_NODE_MAX_BYTES
 from rediscipline.redis_meta.versions import HASH_FIELD_TTL, LISTPACK_SETTINGS, SMALL_SETS_AND_LISTS_AS_LISTPACK, VALKEY
 from rediscipline.rules.base import FactRule, RuleContext, rule
+from rediscipline.rules.gate import Gate, when
 from rediscipline.rules.options import RuleOptions, option
 from rediscipline.rules.value.sizes import ELEMENT_NOUNS, STORED_CHECKS, count_text
 
@@ -162,6 +163,9 @@ class CompactEncodingLost(FactRule[CompactEncodingOptions]):
     needs = frozenset({"type", "length", "encoding"})
     types = frozenset({"hash", "list", "set", "zset"})
     reads_server = frozenset({SERVER_CONFIG})
+
+    def gate(self, ctx: RuleContext[CompactEncodingOptions]) -> Gate:
+        return when("encoding", "in", frozenset(NON_COMPACT.values()))
 
     def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[CompactEncodingOptions]) -> Violation | None:
         kind, count = fact.type or "", fact.length

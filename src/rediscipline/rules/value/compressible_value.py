@@ -12,6 +12,7 @@ from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.model.units import human_bytes
 from rediscipline.rules.base import FactRule, RuleContext, rule
+from rediscipline.rules.gate import NEVER, Gate, when
 from rediscipline.rules.options import RuleOptions, option
 from rediscipline.rules.value.sizes import VALUE_CHECKS, is_text
 
@@ -82,6 +83,10 @@ class CompressibleValue(FactRule[CompressibleValueOptions]):
     Options = CompressibleValueOptions
     needs = frozenset({"type", "head", "length"})
     types = frozenset({"string"})
+
+    def gate(self, ctx: RuleContext[CompressibleValueOptions]) -> Gate:
+        minimum = ctx.options.min_bytes
+        return when("length", ">=", minimum) if minimum else NEVER
 
     def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[CompressibleValueOptions]) -> Violation | None:
         head, size, opts = fact.head, fact.length, ctx.options

@@ -12,6 +12,7 @@ from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.model.units import human_bytes
 from rediscipline.rules.base import FactRule, RuleContext, rule
+from rediscipline.rules.gate import NEVER, Gate, when
 from rediscipline.rules.options import RuleOptions, option
 from rediscipline.rules.value.sizes import VALUE_CHECKS, is_text
 
@@ -19,6 +20,7 @@ from rediscipline.rules.value.sizes import VALUE_CHECKS, is_text
 JAVA_MAGIC = b"\xac\xed\x00\x05"
 #: Python pickle: PROTO opcode 0x80 with protocol 2–5, then an opcode a pickler writes first (FRAME for 4+,
 #: an empty container, MARK, GLOBAL, a small int, a string, None, True/False...). Random bytes rarely match.
+_PICKLE_START = b"\x80"  # what every value _PICKLE matches starts with
 _PICKLE = re.compile(rb"\x80[\x02-\x05][\x95}\])(cBCGJKMNTUX\x88-\x8f]")
 _JSON = re.compile(rb'(?:\xef\xbb\xbf)?\s*(?:\{\s*(?:"|\})|\[\s*(?:[\[\]{"\-0-9]|true|false|null))')
 _XML = re.compile(rb"(?:\xef\xbb\xbf)?\s*<(?:\?xml|!doctype|html|[A-Za-z][\w:.-]*[\s>/])", re.I)
@@ -93,6 +95,11 @@ class SerializedValue(FactRule[SerializedValueOptions]):
     Options = SerializedValueOptions
     needs = frozenset({"type", "head", "length"})
     types = frozenset({"string"})
+
+    def gate(self, ctx: RuleContext[SerializedValueOptions]) -> Gate:
+        magic = when("head", "prefix", (JAVA_MAGIC, _PICKLE_START))
+        minimum = ctx.options.min_bytes
+        return magic | (when("length", ">=", minimum) if minimum else NEVER)
 
     def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[SerializedValueOptions]) -> Violation | None:
         head, size = fact.head, fact.length

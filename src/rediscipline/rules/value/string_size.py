@@ -11,6 +11,7 @@ from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.model.units import human_bytes
 from rediscipline.rules.base import FactRule, RuleContext, rule
+from rediscipline.rules.gate import Gate, above
 from rediscipline.rules.options import RuleOptions, option
 from rediscipline.rules.value.sizes import VALUE_CHECKS, is_dense_hll, over_limit
 
@@ -78,6 +79,9 @@ class StringSize(FactRule[StringSizeOptions]):
     Options = StringSizeOptions
     needs = frozenset({"type", "length"})
     types = frozenset({"string"})
+
+    def gate(self, ctx: RuleContext[StringSizeOptions]) -> Gate:
+        return above("length", (ctx.options.max_bytes, ctx.options.error_bytes))
 
     def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[StringSizeOptions]) -> Violation | None:
         size = fact.length

@@ -1,5 +1,9 @@
 """Fixtures for the RDB correctness tests: one real dump per installed server kind, parsed once per module.
 
+Every test here runs on both cores (`core`: the compiled walk and the pure-Python one, see
+`rediscipline.compiled`); without a compiled core in this checkout the compiled runs are skipped, and fail
+under CI, whose `make venv` builds it.
+
 `server_dump` builds a dump on a fresh server of each kind (tests/support/rdbdumps.py) with the server's
 own answers as ground truth; `parsed` / `parsed_deep` hold what our parser reads from that file in
 metadata and deep mode. A kind that is not installed is skipped, except redis70 and valkey91 under CI
@@ -8,12 +12,15 @@ metadata and deep mode. A kind that is not installed is skipped, except redis70 
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from rediscipline.sources.rdb.parser import open_rdb
+from rediscipline import compiled
+from rediscipline.sources.rdb.parser import WALK, open_rdb
 from rediscipline.sources.rdb.records import RdbHeader, RdbKey
 from tests.live.conftest import require_kind
 from tests.support.rdbdumps import DumpTruth, build_dump
@@ -48,6 +55,28 @@ def parse_file(path: Path, *, deep: bool = False) -> Parsed:
         )  # fmt: skip
 
 
+@pytest.fixture(scope="package", params=["compiled", "pure"], autouse=True)
+def core(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Which core the tests of this package read dumps with (switched by `REDISCIPLINE_PURE`)."""
+    name: str = request.param
+    with pytest.MonkeyPatch.context() as patch:
+        if name == "pure":
+            patch.setenv(compiled.PURE_VARIABLE, "1")
+        else:
+            patch.delenv(compiled.PURE_VARIABLE, raising=False)
+            require_compiled(WALK)
+        yield name
+
+
+def require_compiled(module: str) -> None:
+    """Skip without the compiled module `module`, or fail under CI (which builds it)."""
+    if compiled.load(module) is None:
+        reason = f"{module} is not built in this checkout (make build-ext)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason, pytrace=False)
+        pytest.skip(reason)
+
+
 @pytest.fixture(scope="module", params=DUMP_KINDS)
 def server_dump(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> DumpTruth:
     kind: str = request.param
@@ -56,10 +85,10 @@ def server_dump(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPat
 
 
 @pytest.fixture(scope="module")
-def parsed(server_dump: DumpTruth) -> Parsed:
+def parsed(server_dump: DumpTruth, core: str) -> Parsed:
     return parse_file(server_dump.path)
 
 
 @pytest.fixture(scope="module")
-def parsed_deep(server_dump: DumpTruth) -> Parsed:
+def parsed_deep(server_dump: DumpTruth, core: str) -> Parsed:
     return parse_file(server_dump.path, deep=True)

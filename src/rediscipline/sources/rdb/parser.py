@@ -17,9 +17,10 @@ from __future__ import annotations
 import mmap
 import os
 import struct
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from types import TracebackType
 
+from rediscipline import compiled
 from rediscipline.model.location import SOURCE_RDB, Location
 from rediscipline.redis_meta.encodings import EMBSTR_MAX_BYTES, INT_STRING_MAX_BYTES
 from rediscipline.redis_meta.versions import EMBEDDED_KEY, REDIS, SMALL_SETS_AND_LISTS_AS_LISTPACK, VALKEY
@@ -49,6 +50,8 @@ from rediscipline.sources.rdb.values import handlers_for
 #: In metadata mode, compact blobs at least this big are walked for their largest element (smaller blobs
 #: cannot hold an element worth reporting); deep mode walks every blob.
 WALK_BLOBS_FROM = 8 * 1024
+#: The compiled twin of `Walk.run` (see `rediscipline.compiled`).
+WALK = "rediscipline.sources.rdb._walk"
 #: Parsed pages are checksummed and released in steps of this many bytes.
 RELEASE_STEP = 16 * 1024 * 1024
 
@@ -101,6 +104,7 @@ class RdbFile:
         self.slots: dict[int, int] = {}
         self.expired = 0  # keys whose expiry had passed when the dump was written (a server drops them on load)
         self.checksum: str = "not checked"  # "verified", "absent" (written as zeros / RDB < 5), "not checked"
+        self._walking: Generator[RdbKey, None, None] | None = None  # the walk `__iter__` started, ended by `close`
         try:
             self._file = open(self.path, "rb")  # noqa: SIM115 - closed by close()
         except OSError as error:
@@ -127,6 +131,9 @@ class RdbFile:
         self.close()
 
     def close(self) -> None:
+        walking, self._walking = self._walking, None
+        if walking is not None:
+            walking.close()  # the compiled walk holds a view of the map until its generator ends
         for name in ("_envelope", "_map", "_file"):
             resource = getattr(self, name, None)
             if resource is not None:
@@ -134,13 +141,17 @@ class RdbFile:
                 setattr(self, name, None)
 
     def __iter__(self) -> Iterator[RdbKey]:
-        return self.keys()
+        self._walking = self.keys()
+        return self._walking
 
-    def keys(self) -> Iterator[RdbKey]:
-        """Every key in file order; raises RdbError with the offset on malformed or unsupported data."""
+    def keys(self) -> Generator[RdbKey, None, None]:
+        """Every key in file order; raises RdbError with the offset on malformed or unsupported data.
+
+        With the compiled core, its twin of `Walk.run` walks the file (`sources.rdb._walk`)."""
         walk = Walk(self)
+        fast = compiled.load(WALK)
         try:
-            yield from walk.run()
+            yield from walk.run() if fast is None else fast.run(walk)
             return
         except RdbError as error:
             reason, offset = error.reason, error.offset
@@ -236,114 +247,118 @@ class Walk:
         want_head = self.want_head
         embed_key = self.embed_key
         int_max, embstr_max = INT_STRING_MAX_BYTES, EMBSTR_MAX_BYTES  # locals: read once per key below
-        while True:
-            if pos >= mark:
+        try:
+            while True:
+                if pos >= mark:
+                    if pos > end:
+                        raise RdbError("unexpected end of file inside a record", min(record, end))
+                    self._release(pos)
+                    mark = pos + RELEASE_STEP
+                op = buf[pos]
+                if op == OP_EXPIRETIME_MS:
+                    expire = int.from_bytes(buf[pos + 1 : pos + 9], "little", signed=True)
+                    pos += 9
+                    continue
+                if op == OP_IDLE and buf[pos + 1] < 0x80:
+                    b = buf[pos + 1]
+                    if b < 0x40:
+                        idle, pos = b, pos + 2
+                    else:
+                        idle, pos = (b & 0x3F) << 8 | buf[pos + 2], pos + 3
+                    continue
+                if op == OP_FREQ:
+                    freq, pos = buf[pos + 1], pos + 2
+                    continue
+                fact = None
+                if op == 0 and buf[pos + 1] < 0x40:
+                    n = buf[pos + 1]  # key length
+                    p = pos + 2 + n  # the value's first byte
+                    b = buf[p]
+                    if b < 0x80:  # a plain string, 6- or 14-bit length
+                        if b < 0x40:
+                            size, start = b, p + 1
+                        else:
+                            size, start = (b & 0x3F) << 8 | buf[p + 1], p + 2
+                        value = buf[start : start + min(size, HEAD_BYTES)] if want_head or size <= int_max else None
+                        key = buf[pos + 2 : p]
+                        pos = start + size
+                        if size <= int_max and size and value and value[0] in INT_START and is_int(value):
+                            encoding = "int"
+                        elif size <= embstr_max if not embed_key else embstr(embed_key, n, size, expire is not None):
+                            encoding = "embstr"
+                        else:
+                            encoding = "raw"
+                        fact = RdbKey(
+                            key, self.origin, self.db, "string", -1, None, size, encoding, idle, freq, None, None,
+                            value if want_head else None, record, pos - record, size,
+                        )  # fmt: skip
+                    elif b == 0xC3 and buf[p + 1] < 0x80 and buf[p + 2 + (buf[p + 1] >> 6)] < 0x80:
+                        c = buf[p + 1]  # compressed length, then uncompressed length, each 6- or 14-bit
+                        if c < 0x40:
+                            clen, q = c, p + 2
+                        else:
+                            clen, q = (c & 0x3F) << 8 | buf[p + 2], p + 3
+                        u = buf[q]
+                        if u < 0x40:
+                            ulen, q = u, q + 1
+                        else:
+                            ulen, q = (u & 0x3F) << 8 | buf[q + 1], q + 2
+                        if ulen > LZF_MAX_RATIO * clen:
+                            raise RdbError("compressed string claims more than LZF can expand to", record)
+                        key = buf[pos + 2 : p]
+                        pos = q + clen
+                        head = None
+                        if want_head and clen:
+                            if ulen >= HEAD_DECODE_FROM:
+                                head = decompress(buf[q:pos], ulen, HEAD_BYTES)
+                            else:
+                                run = buf[q] + 1  # the first literal run, no decoding loop
+                                head = buf[q + 1 : q + 1 + min(run, clen - 1)] if run <= 32 else b""
+                        encoding = "embstr" if embstr(embed_key, n, ulen, expire is not None) else "raw"
+                        fact = RdbKey(
+                            key, self.origin, self.db, "string", -1, None, ulen, encoding, idle, freq, None, None,
+                            head, record, pos - record, ulen,
+                        )  # fmt: skip
+                if fact is None:
+                    handler = handlers.get(op)
+                    if handler is None:
+                        self.record = record
+                        pos = self._prefix_or_opcode(op, pos + 1, record)
+                        if pos < 0:
+                            return
+                        if op == OP_EXPIRETIME:
+                            expire = self.expire
+                        elif op == OP_IDLE:
+                            idle = self.idle
+                        elif op != OP_KEY_META or self.valkey:
+                            record = pos
+                            embed_key = self.embed_key  # an AUX field may have named the writer
+                        continue
+                    self.record = record
+                    self.pos = pos + 1
+                    self.expire_pending = expire is not None
+                    fact = handler(self, op, self._key())
+                    pos = self.pos
+                    fact.offset, fact.size = record, pos - record
+                    if idle is not None or freq is not None:
+                        fact.idle_seconds, fact.freq = idle, freq
                 if pos > end:
                     raise RdbError("unexpected end of file inside a record", min(record, end))
-                self._release(pos)
-                mark = pos + RELEASE_STEP
-            op = buf[pos]
-            if op == OP_EXPIRETIME_MS:
-                expire = int.from_bytes(buf[pos + 1 : pos + 9], "little", signed=True)
-                pos += 9
-                continue
-            if op == OP_IDLE and buf[pos + 1] < 0x80:
-                b = buf[pos + 1]
-                if b < 0x40:
-                    idle, pos = b, pos + 2
-                else:
-                    idle, pos = (b & 0x3F) << 8 | buf[pos + 2], pos + 3
-                continue
-            if op == OP_FREQ:
-                freq, pos = buf[pos + 1], pos + 2
-                continue
-            fact = None
-            if op == 0 and buf[pos + 1] < 0x40:
-                n = buf[pos + 1]  # key length
-                p = pos + 2 + n  # the value's first byte
-                b = buf[p]
-                if b < 0x80:  # a plain string, 6- or 14-bit length
-                    if b < 0x40:
-                        size, start = b, p + 1
-                    else:
-                        size, start = (b & 0x3F) << 8 | buf[p + 1], p + 2
-                    value = buf[start : start + min(size, HEAD_BYTES)] if want_head or size <= int_max else None
-                    key = buf[pos + 2 : p]
-                    pos = start + size
-                    if size <= int_max and size and value and value[0] in INT_START and is_int(value):
-                        encoding = "int"
-                    elif size <= embstr_max if not embed_key else embstr(embed_key, n, size, expire is not None):
-                        encoding = "embstr"
-                    else:
-                        encoding = "raw"
-                    fact = RdbKey(
-                        key, self.origin, self.db, "string", -1, None, size, encoding, idle, freq, None, None,
-                        value if want_head else None, record, pos - record, size,
-                    )  # fmt: skip
-                elif b == 0xC3 and buf[p + 1] < 0x80 and buf[p + 2 + (buf[p + 1] >> 6)] < 0x80:
-                    c = buf[p + 1]  # compressed length, then uncompressed length, each 6- or 14-bit
-                    if c < 0x40:
-                        clen, q = c, p + 2
-                    else:
-                        clen, q = (c & 0x3F) << 8 | buf[p + 2], p + 3
-                    u = buf[q]
-                    if u < 0x40:
-                        ulen, q = u, q + 1
-                    else:
-                        ulen, q = (u & 0x3F) << 8 | buf[q + 1], q + 2
-                    if ulen > LZF_MAX_RATIO * clen:
-                        raise RdbError("compressed string claims more than LZF can expand to", record)
-                    key = buf[pos + 2 : p]
-                    pos = q + clen
-                    head = None
-                    if want_head and clen:
-                        if ulen >= HEAD_DECODE_FROM:
-                            head = decompress(buf[q:pos], ulen, HEAD_BYTES)
-                        else:
-                            run = buf[q] + 1  # the first literal run, no decoding loop
-                            head = buf[q + 1 : q + 1 + min(run, clen - 1)] if run <= 32 else b""
-                    encoding = "embstr" if embstr(embed_key, n, ulen, expire is not None) else "raw"
-                    fact = RdbKey(
-                        key, self.origin, self.db, "string", -1, None, ulen, encoding, idle, freq, None, None,
-                        head, record, pos - record, ulen,
-                    )  # fmt: skip
-            if fact is None:
-                handler = handlers.get(op)
-                if handler is None:
-                    self.record = record
-                    pos = self._prefix_or_opcode(op, pos + 1, record)
-                    if pos < 0:
-                        return
-                    if op == OP_EXPIRETIME:
-                        expire = self.expire
-                    elif op == OP_IDLE:
-                        idle = self.idle
-                    elif op != OP_KEY_META or self.valkey:
-                        record = pos
-                        embed_key = self.embed_key  # an AUX field may have named the writer
-                    continue
-                self.record = record
-                self.pos = pos + 1
-                self.expire_pending = expire is not None
-                fact = handler(self, op, self._key())
-                pos = self.pos
-                fact.offset, fact.size = record, pos - record
-                if idle is not None or freq is not None:
-                    fact.idle_seconds, fact.freq = idle, freq
-            if pos > end:
-                raise RdbError("unexpected end of file inside a record", min(record, end))
-            record = pos
-            if expire is not None:
-                fact.expire_at_ms, fact.ttl_ms = expire, expire - self.now_ms
-                expire = None
-                if fact.ttl_ms <= 0:  # -1 would read as "no expiry"
-                    if self.drop_expired:
-                        self.rdb.expired += 1
-                        idle = freq = None
-                        continue
-                    fact.ttl_ms = 0
-            idle = freq = None
-            yield fact
+                record = pos
+                if expire is not None:
+                    fact.expire_at_ms, fact.ttl_ms = expire, expire - self.now_ms
+                    expire = None
+                    if fact.ttl_ms <= 0:  # -1 would read as "no expiry"
+                        if self.drop_expired:
+                            self.rdb.expired += 1
+                            idle = freq = None
+                            continue
+                        fact.ttl_ms = 0
+                idle = freq = None
+                yield fact
+        except Exception:
+            self.record = record  # the record being read, for the error's offset (`RdbFile.keys`)
+            raise
 
     def _prefix_or_opcode(self, op: int, pos: int, record: int) -> int:
         """Read a key's rarer prefix opcodes (into self.expire / self.idle; `run` inlines the common forms) or a

@@ -1,4 +1,5 @@
 """TEMPORARY local stand-in until the toolchain branch lands."""
+
 from __future__ import annotations
 
 import importlib

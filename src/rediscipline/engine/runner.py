@@ -57,7 +57,6 @@ from rediscipline.model.report import RuleMeta, Stats, UnreadableKeys
 from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
 from rediscipline.redis_meta.libraries import KeyFamily
-from rediscipline.rules.gate import CompiledGate
 from rediscipline.rules.base import (
     Accumulator,
     AggregateResult,
@@ -71,6 +70,7 @@ from rediscipline.rules.base import (
     RuleContext,
     SuppressionRule,
 )
+from rediscipline.rules.gate import CompiledGate
 
 if TYPE_CHECKING:
     from rediscipline.engine.partial import Partial

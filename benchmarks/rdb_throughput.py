@@ -11,6 +11,7 @@ a slow phase of this shared machine hits all of them alike; the page cache is wa
   ours scan         `rediscipline scan FILE --isolated --select ALL --format json --output F --exit-zero`:
                     the full audit, every rule on (rules an RDB cannot show are listed as not checkable)
   ours no-verify    the same scan with `--no-verify` (no CRC-64)
+  ours parse/scan (pure)  the same with `REDISCIPLINE_PURE=1`: the pure-Python core, beside the compiled one
 
 Every command is a fresh process (interpreter start-up included, ~50 ms) with stdout discarded; peak RSS is
 GNU `/usr/bin/time -f %M` of that process (psutil polling without GNU time): run_measured() of
@@ -26,7 +27,7 @@ Our rows are skipped, with the reason, when `rediscipline scan F.rdb` fails on t
 first); rdb-py is skipped when not installed.
 
     .venv/bin/python benchmarks/rdb_throughput.py [--dir ~/.cache/rediscipline-bench] [--datasets a,b,c]
-        [--repeat 3] [--tools check-rdb,rdb-py,parse,scan,no-verify] [--scan-args '...'] [--rss-curve]
+        [--repeat 3] [--tools check-rdb,rdb-py,parse,scan,no-verify,parse-pure,scan-pure] [--scan-args '...'] [--rss-curve]
 """
 
 from __future__ import annotations
@@ -77,9 +78,10 @@ class Tool:
             return [redis_check_rdb() or "redis-check-rdb", str(path)]
         if self.name == "rdb-py":
             return [sys.executable, "-c", RDBPY_CODE, str(path)]
-        if self.name == "parse":
-            return [sys.executable, "-c", PARSE_CODE, str(path)]
-        scan = [*rediscipline_argv(), "scan", str(path), "--isolated", "--select", "ALL", *scan_args]
+        pure = ["env", "REDISCIPLINE_PURE=1"] if self.name.endswith("-pure") else []
+        if self.name.startswith("parse"):
+            return [*pure, sys.executable, "-c", PARSE_CODE, str(path)]
+        scan = [*pure, *rediscipline_argv(), "scan", str(path), "--isolated", "--select", "ALL", *scan_args]
         scan += ["--format", "json", "--output", str(out), "--exit-zero"]
         return [*scan, "--no-verify"] if self.name == "no-verify" else scan
 
@@ -92,6 +94,8 @@ TOOLS = {
         Tool("parse", "ours parse", "ours"),
         Tool("scan", "ours scan", "ours"),
         Tool("no-verify", "ours no-verify", "ours"),
+        Tool("parse-pure", "ours parse (pure)", "ours"),
+        Tool("scan-pure", "ours scan (pure)", "ours"),
     )
 }
 
@@ -128,9 +132,9 @@ def availability(tool: Tool, probe: Dataset, scan_args: Sequence[str]) -> str | 
         if done.returncode != 0:
             lines = (done.stderr or done.stdout).strip().splitlines()
             return f"fails on the probe dump (exit {done.returncode}): {lines[-1] if lines else ''}"
-        if tool.name == "parse" and done.stdout.strip() != str(probe.keys):
+        if tool.name.startswith("parse") and done.stdout.strip() != str(probe.keys):
             return f"counts {done.stdout.strip()} keys in the probe dump, the server held {probe.keys}"
-        if tool.name != "parse" and report_keys(out) != probe.keys:
+        if not tool.name.startswith("parse") and report_keys(out) != probe.keys:
             return f"its report has {report_keys(out)} keys for the probe dump, the server held {probe.keys}"
     return None
 
@@ -189,7 +193,7 @@ def measure_dataset(
                 f" {run.rss_mb:7.1f} MB{failed}",
                 flush=True,
             )
-            if row.tool.kind == "ours" and row.tool.name != "parse" and run.returncode == 0:
+            if row.tool.kind == "ours" and not row.tool.name.startswith("parse") and run.returncode == 0:
                 keys = report_keys(out)
                 if keys != dataset.keys:
                     print(f"    note: the report counts {keys} keys, the server held {dataset.keys:,}")

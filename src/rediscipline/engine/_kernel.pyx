@@ -169,8 +169,9 @@ cdef class Feed:
 
     cdef object engine, patterns, flagged, groups, slots, keyspace_collector
     cdef Keyspace keyspace
-    cdef dict fast, counts
+    cdef dict fast, counts, resolved, group_dict
     cdef bint scoped
+    cdef Py_ssize_t examples
 
     def __init__(self, engine):
         self.engine = engine
@@ -178,6 +179,9 @@ cdef class Feed:
         self.counts = engine.patterns.counts
         self.flagged = engine.flagged
         self.groups = engine.groups
+        self.group_dict = engine.groups._groups
+        self.examples = engine.groups.examples
+        self.resolved = engine._resolved
         self.slots = engine._slots
         self.fast = engine._fast
         self.scoped = bool(engine._scoped)
@@ -198,6 +202,21 @@ cdef class Feed:
                 else:
                     return found[0]
         return self.engine._verdict(name, key_type)
+
+    cdef void count(self, object resolved, bytes pattern, bytes name, object origin, object rank) except *:
+        """`Groups.add`: one key of `pattern` shows `resolved`; a group whose examples are full only counts."""
+        group = self.group_dict.get((resolved.rule_id, resolved.code, pattern))
+        if group is None or len(group.examples) < self.examples:
+            self.groups.add(resolved, pattern, name, origin, rank)
+            return
+        group.count += 1
+        value = resolved.value
+        if value is not None:
+            worst = group.worst
+            if worst is None or value > worst:
+                group.worst = value
+                group.violation = resolved
+                group.worst_rank = rank
 
     cdef void key(self, object fact, bytes name) except *:
         """`Engine.feed` for a key with a concrete name."""
@@ -227,11 +246,22 @@ cdef class Feed:
                     continue
                 found = check[0](fact, template, check[2])
                 if found is not None:
-                    resolved = engine.resolve_found(check[1], check[2], found)
+                    cached = self.resolved.get(id(found))
+                    if cached is not None and (<tuple>cached)[0] is found and (<tuple>cached)[1] is check[2]:
+                        resolved = (<tuple>cached)[2]
+                    else:
+                        resolved = engine.resolve_found(check[1], check[2], found)
                     flagged = flagged or resolved.severity >= WARNING
-                    self.groups.add(resolved, recorded, name, origin, engine.keys)
+                    self.count(resolved, recorded, name, origin, engine.keys)
         if flagged:
-            self.flagged.add(recorded)
+            flagged_keys = self.flagged
+            by_pattern = flagged_keys._by_pattern
+            seen = by_pattern.get(recorded)
+            if seen is None:
+                flagged_keys.add(recorded)
+            else:
+                flagged_keys.keys += 1
+                by_pattern[recorded] = seen + 1
         for accumulator in verdict.accumulators:
             accumulator.add(fact, recorded)
         if key_type is not None or fact.ttl_ms is not None or fact.memory is not None or fact.length is not None:

@@ -350,3 +350,43 @@ cdef object compact(object walk, const unsigned char* buf, Py_ssize_t end, Py_ss
         )
     walk.pos = after
     return fact
+
+
+#: Key types whose memory estimate depends only on the fields of `estimate_key` (`memory.MemoryModel`).
+cdef frozenset MEMO_TYPES = frozenset({"string", "list", "set", "zset", "hash"})
+cdef Py_ssize_t MEMO_LIMIT = 100_000
+
+
+def dump_facts(dump, db_only, type_only, matcher, dict counts, describe):
+    """`source.read_dump`'s loop over an open dump: count keys per db, filter, estimate memory. The model's
+    estimate of a string or collection is a function of the fields in its memo key, so equal keys are
+    estimated once; `describe()` picks the model when the first key arrives (after the AUX fields)."""
+    cdef dict memo = {}
+    model = None
+    for fact in dump:
+        if model is None:
+            model = describe()
+        db = fact.db or 0
+        counts[db] = counts.get(db, 0) + 1
+        if db_only is not None and db != db_only:
+            continue
+        kind = fact.type
+        if type_only is not None and kind != type_only:
+            continue
+        if matcher is not None and matcher.match(fact.name) is None:
+            continue
+        if kind in MEMO_TYPES:
+            estimate_key = (
+                kind, fact.encoding, len(fact.name), fact.expire_at_ms is not None, fact.value_bytes, fact.length,
+                fact.nodes, fact.hfe_fields,
+            )
+            memory = memo.get(estimate_key)
+            if memory is None:
+                memory = model(fact)
+                if len(memo) >= MEMO_LIMIT:
+                    memo.clear()
+                memo[estimate_key] = memory
+            fact.memory = memory
+        else:
+            fact.memory = model(fact)
+        yield fact

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from rediscipline import compiled
 from rediscipline.model.glob import GlobMatcher
 from rediscipline.model.location import SOURCE_RDB
 from rediscipline.model.note import Note, note
@@ -22,7 +23,7 @@ from rediscipline.model.report import ServerSummary
 from rediscipline.model.source import Fact, PartRun, SourceOutcome
 from rediscipline.sources.errors import SourceError
 from rediscipline.sources.rdb.memory import DEFAULT_ALLOCATOR, model_for
-from rediscipline.sources.rdb.parser import open_rdb
+from rediscipline.sources.rdb.parser import WALK, open_rdb
 from rediscipline.sources.rdb.records import RdbHeader, RdbKey
 
 #: (bytes done, bytes in total) over every file of the run.
@@ -90,23 +91,33 @@ def read_dump(
         header = dump.header
         summary.label, summary.size, summary.envelope = header.label, header.size, header.envelope
         summary.flavor = "valkey" if header.magic == "VALKEY" else "redis"
-        model = None
         counts = summary.keys_by_db
-        for fact in dump:
-            if model is None:  # AUX fields precede the first key
-                model = _describe(summary, dump.aux, header, options.allocator)
-            db = fact.db or 0
-            counts[db] = counts.get(db, 0) + 1
-            if options.db is not None and db != options.db:
-                continue
-            if options.type is not None and fact.type != options.type:
-                continue
-            if matcher is not None and matcher.match(fact.key) is None:
-                continue
-            fact.memory = model(fact)
-            yield fact
-        if model is None:
-            _describe(summary, dump.aux, header, options.allocator)
+        models: list[Callable[[RdbKey], int]] = []
+
+        def describe() -> Callable[[RdbKey], int]:
+            models.append(_describe(summary, dump.aux, header, options.allocator))
+            return models[0]
+
+        fast = compiled.load(WALK)
+        if fast is not None:  # the compiled twin of the loop below (`_walk.dump_facts`)
+            yield from fast.dump_facts(dump, options.db, options.type, matcher, counts, describe)
+        else:
+            model = None
+            for fact in dump:
+                if model is None:  # AUX fields precede the first key
+                    model = describe()
+                db = fact.db or 0
+                counts[db] = counts.get(db, 0) + 1
+                if options.db is not None and db != options.db:
+                    continue
+                if options.type is not None and fact.type != options.type:
+                    continue
+                if matcher is not None and matcher.match(fact.key) is None:
+                    continue
+                fact.memory = model(fact)
+                yield fact
+        if not models:
+            describe()
         summary.checksum, summary.expired = dump.checksum, dump.expired
         summary.functions, summary.modules = len(dump.functions), tuple(sorted(set(dump.module_aux)))
 
@@ -141,12 +152,14 @@ def dump_runs(
     once (runs of several dumps then interleave), or here when `jobs` is 1 (one run per dump, in order: the
     caller takes every fact of a run before asking for the next).
 
-    `jobs` None: one worker per CPU, or none when there is too little to parse to pay for starting them.
+    `jobs` None: one worker per CPU, or none when there is too little to parse to pay for starting them, or
+    when the compiled core reads a single dump (it parses faster than a worker can hand its facts over).
     """
     sizes = [os.path.getsize(path) for path in paths]
     total = sum(sizes)
     if jobs is None:
-        jobs = (os.cpu_count() or 1) if total >= PARALLEL_FROM else 1
+        alone = len(paths) == 1 and compiled.load(WALK) is not None
+        jobs = (os.cpu_count() or 1) if total >= PARALLEL_FROM and not alone else 1
     if jobs <= 1:
         done = 0
         for index, (path, size) in enumerate(zip(paths, sizes, strict=True)):

@@ -27,7 +27,8 @@ Our rows are skipped, with the reason, when `rediscipline scan F.rdb` fails on t
 first); rdb-py is skipped when not installed.
 
     .venv/bin/python benchmarks/rdb_throughput.py [--dir ~/.cache/rediscipline-bench] [--datasets a,b,c]
-        [--repeat 3] [--tools check-rdb,rdb-py,parse,scan,no-verify,parse-pure,scan-pure] [--scan-args '...'] [--rss-curve]
+        [--repeat 3] [--tools check-rdb,rdb-py,parse,scan,no-verify,parse-pure,scan-pure] [--scan-args '...']
+        [--rss-curve]
 """
 
 from __future__ import annotations

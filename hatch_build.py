@@ -24,7 +24,7 @@ import sys
 import sysconfig
 import tempfile
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -181,19 +181,17 @@ def _failed_program(error: BaseException) -> OSError | subprocess.CalledProcessE
 
 @contextmanager
 def _output_to(log: Path) -> Iterator[None]:
-    """Send this process's stdout and stderr (file descriptors 1 and 2, so child compilers too) to `log`."""
+    """Send all this process prints to `log`: file descriptors 1 and 2 (the compiler, a child process, writes
+    there) and sys.stdout and sys.stderr (Cython writes there, which need not be those descriptors)."""
     sys.stdout.flush()
     sys.stderr.flush()
     saved = (os.dup(1), os.dup(2))
     try:
-        with log.open("wb") as sink:
+        with log.open("ab") as sink, log.open("a", encoding="utf-8", errors="replace", buffering=1) as text:
             os.dup2(sink.fileno(), 1)
             os.dup2(sink.fileno(), 2)
-            try:
+            with redirect_stdout(text), redirect_stderr(text):
                 yield
-            finally:
-                sys.stdout.flush()
-                sys.stderr.flush()
     finally:
         os.dup2(saved[0], 1)
         os.dup2(saved[1], 2)

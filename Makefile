@@ -8,7 +8,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-LINT_PATHS := src tests benchmarks scripts
+LINT_PATHS := src tests benchmarks scripts hatch_build.py
 # deptry on the code that only runs from a checkout: every import must be declared (runtime or dev extra), not
 # merely installed by something else; the projects and fixtures under tests/code are data, not imports.
 # psutil: benchmarks/scan_throughput.py imports it optionally (an RSS fallback when GNU time is missing).
@@ -17,15 +17,15 @@ LINT_PATHS := src tests benchmarks scripts
 DEPTRY_DEV := $(BIN)/deptry tests benchmarks scripts --exclude '(^|/)\.venv/' --exclude 'tests/code/(projects|fixtures)/' \
 	--exclude 'scripts/library_keyspace/' \
 	--known-first-party rediscipline --known-first-party tests --known-first-party benchmarks \
-	--known-first-party scripts --ignore DEP002,DEP004 --per-rule-ignores DEP003=psutil
+	--known-first-party scripts --known-first-party hatch_build --ignore DEP002,DEP004 --per-rule-ignores DEP003=psutil
 
 .DEFAULT_GOAL := test
-.PHONY: venv lint test smoke demo demo-html demo-keys bench bench-scan bench-cluster bench-rdb bench-code bench-startup \
+.PHONY: venv build-ext lint test smoke demo demo-html demo-keys bench bench-scan bench-cluster bench-rdb bench-code bench-startup \
 	bench-html docs clean distclean
 
 # ---- environment ---------------------------------------------------------------------------------------------
 
-venv: $(STAMP)
+venv: build-ext
 
 # Create the virtualenv once (and refuse interpreters older than 3.10). A half-made venv is removed so the
 # next run starts over instead of failing on a missing pip.
@@ -38,6 +38,12 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	@touch $@
+
+# The optional Cython modules (src/rediscipline/**/_*.pyx) compiled in place, next to their .pyx: each one whose
+# extension is missing or older than its .pyx (scripts/build_ext.py, with the wheel's build hook, hatch_build.py).
+# Without a C compiler: one warning line, and the pure-Python code runs. Every module again: BUILD_EXT_ARGS=--force
+build-ext: $(STAMP)
+	@$(BIN)/python scripts/build_ext.py $(BUILD_EXT_ARGS)
 
 # ---- checks --------------------------------------------------------------------------------------------------
 
@@ -118,6 +124,7 @@ docs: venv
 clean:
 	rm -rf build dist .pytest_cache .mypy_cache .ruff_cache .hypothesis .import_linter_cache benchmarks/output
 	find . -path ./$(VENV) -prune -o \( -name __pycache__ -o -name '*.egg-info' \) -prune -exec rm -rf {} +
+	find src/rediscipline \( -name '_*.so' -o -name '_*.pyd' -o -name '_*.c' -o -name '_*.html' \) -type f -delete
 
 distclean: clean
 	rm -rf $(VENV)

@@ -74,3 +74,11 @@ rules_ran  # render/html/header.py Header
 
 # html.parser.HTMLParser calls the handler of a self-closing tag (`<line/>`) by name.
 handle_startendtag  # tests/render/html/page_parts.py
+
+# hatch_build.py: hatchling loads the build hook's class from the file named in pyproject.toml and calls its
+# `initialize` and `finalize`; setuptools' build_ext reads the folders it is given as attributes.
+CompiledCoreHook  # hatch_build.py
+initialize  # hatch_build.py CompiledCoreHook
+finalize  # hatch_build.py CompiledCoreHook
+build_lib  # hatch_build.py, setuptools build_ext
+build_temp  # hatch_build.py, setuptools build_ext

@@ -3,17 +3,22 @@
     python scripts/smoke_install.py [--keep] [--python PYTHON]        (or: make smoke)
 
 1. `python -m build` makes the sdist, then the wheel *from the sdist* (so the sdist holds all the wheel needs);
-   the sdist's file list is checked too.
+   the sdist's file list is checked too, and the wheel's: the compiled core (every `src/rediscipline/**/_*.pyx`
+   of the checkout as an extension module, a platform wheel), no Cython or C sources.
 2. A fresh virtualenv in a temporary folder gets the wheel alone, with its declared dependencies from the
    index and no dev extras: an undeclared runtime import fails here, whatever the development venv holds.
 3. From an empty working folder (no convention file, not this checkout), each command runs through the
-   installed `rediscipline` and its exit code and key output are asserted: `--version`, `--help`,
+   installed `rediscipline` and its exit code and key output are asserted: `--version` (which names the
+   compiled core), `--help`,
    `python -m rediscipline --help`, `rules`, `rule KEY005` (with a sentence from the packaged citation
    table, and in Chinese from the translations the wheel ships as package data), `keys` on
    examples/demo-keys.txt (text, JSON and the HTML page), `check` on examples/sample-project (exact
    findings), `scan` of a throwaway redis-server filled with a few keys, and
    `scan` of the dump that server writes with SAVE; the local process pool of `rediscipline.api.executors`,
    and the one line that asks for the `dask` extra when a Dask scheduler is named without it.
+4. The sdist built again with no working C compiler (`CC=/bin/false`): one warning line, the pure-Python wheel,
+   which installs and runs (`--version` says pure Python, `keys` gives the same report); with
+   REDISCIPLINE_REQUIRE_COMPILED=1 that build fails instead.
 
 The server (Debian's /usr/bin/redis-server, or the first `redis-server` on PATH) listens on a free loopback
 port, saves nothing by itself, and is stopped by its PID. Exit code 0 when every step passed, 1 otherwise.
@@ -32,6 +37,7 @@ import sys
 import tarfile
 import tempfile
 import time
+import zipfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -39,6 +45,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the core check beside this script, shared with cibuildwheel's test command
+
+from scripts.check_core import core_problem, expected_modules  # noqa: E402
+
 DEMO_KEYS = ROOT / "examples" / "demo-keys.txt"
 SAMPLE_PROJECT = ROOT / "examples" / "sample-project"
 COMMANDS = ("baseline", "check", "config", "diff", "fleet", "keys", "rule", "rules", "scan")
@@ -101,10 +111,16 @@ class Smoke:
         return env
 
     def run(
-        self, argv: Sequence[str], *, expect: int | None = 0, cwd: Path | None = None
+        self,
+        argv: Sequence[str],
+        *,
+        expect: int | None = 0,
+        cwd: Path | None = None,
+        extra_env: dict[str, str] | None = None,
     ) -> subprocess.CompletedProcess[str]:
+        env = {**self.env(), **(extra_env or {})}
         done = subprocess.run(
-            list(argv), capture_output=True, text=True, cwd=cwd or self.work, env=self.env(), timeout=600, check=False
+            list(argv), capture_output=True, text=True, cwd=cwd or self.work, env=env, timeout=600, check=False
         )
         if expect is not None and done.returncode != expect:
             raise SmokeFailure(
@@ -140,20 +156,48 @@ def expect(condition: bool, message: str) -> None:
 
 
 def build(smoke: Smoke) -> tuple[Path, Path]:
-    """The sdist, and the wheel `build` made from it."""
+    """The sdist, and the wheel `build` made from it (with the compiled core: no fallback warning)."""
     dist = smoke.base / "dist"
-    smoke.run([sys.executable, "-m", "build", "--outdir", str(dist), str(ROOT)], cwd=ROOT)
+    done = smoke.run([sys.executable, "-m", "build", "--outdir", str(dist), str(ROOT)], cwd=ROOT)
     sdists, wheels = sorted(dist.glob("rediscipline-*.tar.gz")), sorted(dist.glob("rediscipline-*.whl"))
     expect(len(sdists) == 1 and len(wheels) == 1, f"expected one sdist and one wheel in {dist}: {os.listdir(dist)}")
+    warnings = fallback_warnings(done)
+    expect(not warnings, f"the wheel was built without its compiled core: {warnings}")
     return sdists[0], wheels[0]
+
+
+def fallback_warnings(done: subprocess.CompletedProcess[str]) -> list[str]:
+    """The build hook's lines about a module it could not compile (hatch_build.CompileFailure.warning)."""
+    return [line for line in (done.stdout + done.stderr).splitlines() if " not compiled (" in line]
+
+
+def check_wheel(wheel: Path) -> None:
+    """A platform wheel with every compiled module of the checkout, and no Cython or C sources; without any
+    `.pyx` in the checkout, the pure-Python wheel."""
+    modules = expected_modules()
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+    sources = [name for name in names if name.endswith((".pyx", ".pxd", ".c"))]
+    expect(not sources, f"{wheel.name} holds Cython or C sources: {sources}")
+    if not modules:
+        expect(wheel.name.endswith("-py3-none-any.whl"), f"{wheel.name}: no compiled module, yet not a pure wheel")
+        return
+    expect(not wheel.name.endswith("-any.whl"), f"{wheel.name} is a pure-Python wheel: the core was not compiled")
+    for module in modules:
+        stem = "rediscipline/" + module.replace(".", "/") + "."
+        found = [name for name in names if name.startswith(stem) and name.endswith((".so", ".pyd"))]
+        expect(len(found) == 1, f"{wheel.name} holds {found} for the compiled module rediscipline.{module}")
 
 
 def check_sdist(sdist: Path) -> None:
     """The sdist holds the package, its data, the docs and the examples, and no build or venv debris."""
     with tarfile.open(sdist) as archive:
         names = [name.split("/", 1)[1] for name in archive.getnames() if "/" in name]
+    pyx = [f"src/rediscipline/{module.replace('.', '/')}.pyx" for module in expected_modules()]
     for needed in (
         "pyproject.toml",
+        "hatch_build.py",
+        *pyx,
         "README.md",
         "src/rediscipline/__init__.py",
         "src/rediscipline/cli/entry.py",
@@ -165,6 +209,8 @@ def check_sdist(sdist: Path) -> None:
         expect(needed in names, f"{sdist.name} lacks {needed}")
     debris = [n for n in names if re.search(r"(^|/)(\.venv|__pycache__|\.git|dist|build)(/|$)", n)]
     expect(not debris, f"{sdist.name} holds build or environment debris: {debris[:5]}")
+    generated = [n for n in names if n.startswith("src/") and n.endswith((".c", ".so", ".pyd", ".html"))]
+    expect(not generated, f"{sdist.name} holds compiled or generated files: {generated[:5]}")
 
 
 def install(smoke: Smoke, wheel: Path) -> None:
@@ -193,11 +239,18 @@ def install(smoke: Smoke, wheel: Path) -> None:
 # ---- the README's commands ---------------------------------------------------------------------------------------
 
 
-def check_version(smoke: Smoke, wheel: Path) -> None:
+def check_version(smoke: Smoke, wheel: Path, core: str = "compiled") -> None:
+    """`--version`: the version line, then the core line (`core` "compiled", unless the checkout has nothing to
+    compile, or "pure")."""
     version = wheel.name.split("-")[1]
     out = smoke.tool("--version").stdout
-    pattern = rf"rediscipline {re.escape(version)} \(Python \d+\.\d+\.\d+\S*, redis-py \d\S*, hiredis \d\S*\)\n"
+    pattern = (
+        rf"rediscipline {re.escape(version)} \(Python \d+\.\d+\.\d+\S*, redis-py \d\S*, hiredis \d\S*\)\ncore: .+\n"
+    )
     expect(re.fullmatch(pattern, out) is not None, f"--version printed {out!r}")
+    modules = expected_modules()
+    problem = core_problem(core if modules else "pure", out, modules)
+    expect(problem is None, f"--version: {problem}")
     module = smoke.run([str(smoke.bin / "python"), "-m", "rediscipline", "--version"]).stdout
     expect(module == out, f"python -m rediscipline --version printed {module!r}, the script {out!r}")
 
@@ -391,6 +444,41 @@ def check_executors(smoke: Smoke) -> None:
     expect(out == expected, f"the executors printed {out!r}, expected {expected!r}")
 
 
+# ---- without a C compiler ----------------------------------------------------------------------------------------
+
+
+def check_pure_build(smoke: Smoke, sdist: Path) -> None:
+    """The sdist built with no working C compiler: one warning line naming the module, the pure-Python wheel,
+    which installs over the compiled one and runs; with REDISCIPLINE_REQUIRE_COMPILED=1 no wheel at all."""
+    modules = expected_modules()
+    command = [sys.executable, "-m", "build", "--wheel", "--outdir", str(smoke.base / "dist-pure"), str(sdist)]
+    done = smoke.run(command, cwd=smoke.base, extra_env={"CC": "/bin/false"})
+    wheels = sorted((smoke.base / "dist-pure").glob("rediscipline-*.whl"))
+    expect(len(wheels) == 1, f"the build without a compiler made {[wheel.name for wheel in wheels]}")
+    wheel = wheels[0]
+    expect(wheel.name.endswith("-py3-none-any.whl"), f"the build without a compiler made {wheel.name}")
+    warnings = fallback_warnings(done)
+    if modules:
+        line = (
+            f"rediscipline: rediscipline.{modules[0]} not compiled (the C compiler failed: /bin/false exited with "
+            "status 1); the pure-Python code runs instead (set REDISCIPLINE_REQUIRE_COMPILED=1 to make this an error)"
+        )
+        expect(warnings == [line], f"the build without a compiler warned {warnings}, expected [{line!r}]")
+    else:
+        expect(warnings == [], f"nothing to compile, yet the build warned {warnings}")
+    python = str(smoke.bin / "python")
+    install = [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--force-reinstall"]
+    smoke.run([*install, "--no-deps", str(wheel)], cwd=smoke.base)
+    check_version(smoke, wheel, core="pure")
+    check_keys(smoke)
+    if modules:
+        env = {"CC": "/bin/false", "REDISCIPLINE_REQUIRE_COMPILED": "1"}
+        command[command.index("--outdir") + 1] = str(smoke.base / "dist-required")
+        refused = smoke.run(command, cwd=smoke.base, extra_env=env, expect=None)
+        said = "REDISCIPLINE_REQUIRE_COMPILED is set: the compiled core is required" in refused.stderr
+        expect(refused.returncode != 0 and said, f"REDISCIPLINE_REQUIRE_COMPILED=1 without a compiler: {refused}")
+
+
 # ---- main --------------------------------------------------------------------------------------------------------
 
 
@@ -409,9 +497,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             sdist, wheel = build(smoke)
         with smoke.step(f"check {sdist.name}"):
             check_sdist(sdist)
+        with smoke.step(f"check {wheel.name}: the compiled core"):
+            check_wheel(wheel)
         with smoke.step(f"install {wheel.name} alone into a fresh virtualenv"):
             install(smoke, wheel)
-        with smoke.step("rediscipline --version / python -m rediscipline --version"):
+        with smoke.step("rediscipline --version / python -m rediscipline --version: the compiled core"):
             check_version(smoke, wheel)
         with smoke.step("rediscipline --help / python -m rediscipline --help / a usage error"):
             check_help(smoke)
@@ -429,6 +519,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             check_guard(smoke)
         with smoke.step("rediscipline.api.executors: a local pool, and Dask without the extra"):
             check_executors(smoke)
+        with smoke.step("the sdist with no working C compiler (CC=/bin/false): the pure-Python wheel"):
+            check_pure_build(smoke, sdist)
     except SmokeFailure as failure:
         print(f"smoke test FAILED: {failure}\n(files kept in {base})", file=sys.stderr, flush=True)
         print(f"smoke: {len(smoke.steps)} passed, 1 failed")

@@ -8,7 +8,8 @@ then standard error) must match the lines shown:
   consecutive between two `...`, and the output must start (end) with the first (last) shown line unless
   the sample starts (ends) with `...`;
 * values that depend on the machine are compared by their shape only: the elapsed time of a run
-  (`(0.02 s)`) and the versions of Python, redis-py and hiredis that `--version` names.
+  (`(0.02 s)`), the versions of Python, redis-py and hiredis that `--version` names, and its `core:` line
+  (compiled or pure Python, depending on the install).
 
 Commands without shown output are illustrations and are not run. A sample that needs what a test cannot give
 (a server filled by `make demo`, whose memory figures and example keys vary with the server) is listed in
@@ -39,6 +40,7 @@ NOT_RUN = {
 SHAPES = (
     (re.compile(r"\(\d+(?:\.\d+)? s\)"), "(<seconds> s)"),
     (re.compile(r"\(Python [^,()]+, redis-py [^,()]+, hiredis [^,()]+\)"), "(Python <v>, redis-py <v>, hiredis <v>)"),
+    (re.compile(r"^core: (?:compiled|pure Python) \(.+\)$"), "core: <compiled or pure Python> (<why>)"),
 )
 
 
@@ -158,6 +160,8 @@ def test_readme_example(example: Example) -> None:
         ((ELLIPSIS, "x", ELLIPSIS, "y", ELLIPSIS), ["y", "x"], False),  # in order
         (("took (0.02 s)",), ["took (1.5 s)"], True),
         (("took (0.02 s)",), ["took 0.02 s"], False),
+        (("core: compiled (Cython 3.1.2, modules: a._b)",), ["core: pure Python (REDISCIPLINE_PURE=1)"], True),
+        (("core: compiled (Cython 3.1.2, modules: a._b)",), ["core: compiled"], False),
     ],
 )
 def test_matching(shown: tuple[str, ...], actual: list[str], expected: bool) -> None:

@@ -2,6 +2,8 @@
 
 A behaviour test, not a timing one: `python -X importtime` lists every module the run imported, and
 `--version`, `--help` and a usage error must not import rich, redis-py, the rules, the engine or any source.
+`--version` imports the compiled modules it names (rediscipline.compiled.core), and with them their packages'
+`__init__`, nothing else of those packages.
 Likewise an audit hook lists the files a run opens: the rules' Chinese documentation is read only by a run
 that shows it, and then only the page it shows.
 """
@@ -20,6 +22,7 @@ import pytest
 from rediscipline import __version__
 from rediscipline.cli.main import COMMANDS, cli
 from rediscipline.cli.version import NOT_INSTALLED, distribution_version
+from rediscipline.compiled import PURE_VARIABLE, core, extension_modules
 
 #: Imported by a subcommand when it runs, never by the group itself.
 HEAVY = (
@@ -42,9 +45,11 @@ HEAVY = (
 )
 
 
-def imported_modules(*args: str, cwd: Path) -> tuple[subprocess.CompletedProcess[str], list[str]]:
+def imported_modules(*args: str, cwd: Path, pure: bool = False) -> tuple[subprocess.CompletedProcess[str], list[str]]:
     """Run `python -X importtime -m rediscipline ARGS`; the modules it imported, from importtime's lines."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPROFILEIMPORTTIME"}
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPROFILEIMPORTTIME", PURE_VARIABLE)}
+    if pure:
+        env[PURE_VARIABLE] = "1"
     done = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "rediscipline", *args],
         capture_output=True,
@@ -90,10 +95,37 @@ def heavy_among(modules: list[str]) -> list[str]:
     return sorted({m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY)})
 
 
-@pytest.mark.parametrize("args", [("--version",), ("--help",), ("-h",), ("rulez",), ()], ids=repr)
+def compiled_modules_and_packages() -> list[str]:
+    """The compiled modules of this install and the packages above them (`--version` imports them to name
+    the core): e.g. rediscipline.sources, rediscipline.sources.rdb, rediscipline.sources.rdb._walk."""
+    names = set()
+    for module in extension_modules():
+        parts = module.split(".")
+        names.update(".".join(parts[:end]) for end in range(2, len(parts) + 1))
+    return sorted(names)
+
+
+@pytest.mark.parametrize("args", [("--help",), ("-h",), ("rulez",), ()], ids=repr)
 def test_group_level_runs_import_nothing_heavy(args: tuple[str, ...], tmp_path: Path) -> None:
     done, modules = imported_modules(*args, cwd=tmp_path)
     assert done.returncode in (0, 2)
+    assert heavy_among(modules) == []
+
+
+def test_version_imports_the_compiled_modules_and_nothing_else_heavy(tmp_path: Path) -> None:
+    done, modules = imported_modules("--version", cwd=tmp_path)
+    assert done.returncode == 0
+    imported = set(heavy_among(modules))
+    allowed = set(compiled_modules_and_packages())
+    assert imported <= allowed
+    # the packages of every compiled module were imported: core() loaded each (an extension module itself may
+    # have no importtime line)
+    assert allowed - set(extension_modules()) <= imported
+
+
+def test_version_with_the_pure_core_imports_nothing_heavy(tmp_path: Path) -> None:
+    done, modules = imported_modules("--version", cwd=tmp_path, pure=True)
+    assert done.returncode == 0
     assert heavy_among(modules) == []
 
 
@@ -121,10 +153,11 @@ def test_a_subcommand_imports_what_it_needs(tmp_path: Path) -> None:
     assert {"rediscipline.rules", "rich.console"} <= set(heavy_among(modules))
 
 
-def test_version_names_python_redis_py_and_hiredis(tmp_path: Path) -> None:
+def test_version_names_python_redis_py_hiredis_and_the_core(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(PURE_VARIABLE, raising=False)
     expected = (
         f"rediscipline {__version__} (Python {sys.version.split()[0]}, redis-py {version('redis')}, "
-        f"hiredis {version('hiredis')})\n"
+        f"hiredis {version('hiredis')})\n{core()}\n"
     )
     module = subprocess.run(
         [sys.executable, "-m", "rediscipline", "--version"], capture_output=True, text=True, cwd=tmp_path, check=False
@@ -134,6 +167,20 @@ def test_version_names_python_redis_py_and_hiredis(tmp_path: Path) -> None:
     if script.exists():  # the console script of this virtualenv, as users run it
         done = subprocess.run([str(script), "--version"], capture_output=True, text=True, cwd=tmp_path, check=False)
         assert (done.returncode, done.stdout, done.stderr) == (0, expected, "")
+
+
+def test_version_says_when_the_pure_core_is_asked_for(tmp_path: Path) -> None:
+    env = {**os.environ, PURE_VARIABLE: "yes"}
+    done = subprocess.run(
+        [sys.executable, "-m", "rediscipline", "--version"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0
+    assert done.stdout.splitlines()[1:] == ["core: pure Python (REDISCIPLINE_PURE=yes)"]
 
 
 def test_a_missing_distribution_is_not_installed() -> None:

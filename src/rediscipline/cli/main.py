@@ -117,7 +117,10 @@ class LazyGroup(CommandGroup):
 def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if not value or ctx.resilient_parsing:
         return
+    from rediscipline.compiled import core
+
     click.echo(version_line())
+    click.echo(core())
     ctx.exit(EXIT_CLEAN)
 
 
@@ -128,7 +131,7 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
     expose_value=False,
     is_eager=True,
     callback=_show_version,
-    help="Show the version and exit.",
+    help="Show the version (and which core runs: compiled or pure Python) and exit.",
 )
 def cli() -> None:
     """Turn your team's Redis conventions into executable rules.

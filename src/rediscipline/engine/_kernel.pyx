@@ -14,26 +14,35 @@ here too.
 
 import cython
 
-from rediscipline.engine.keyspace_tables import (
-    TIMELINE_END_MINUTE,
-    TTL_LABEL_BY_HOUR,
-    TTL_LABEL_BY_MINUTE,
-    TTL_LABEL_LATER,
-)
-from rediscipline.engine.keyspace import NAMESPACE_CAP, OTHER
-from rediscipline.model.facts import KeyFact
-from rediscipline.model.keypattern import DATE_PREFIXES, DIGITS_TO_ZERO
-from rediscipline.model.keyspace import MINUTE_MS, NO_EXPIRY, TIMELINE_MINUTES, namespace_of
-from rediscipline.model.severity import Severity
-
 CYTHON_VERSION = cython.__version__
 
-cdef object WARNING = Severity.WARNING
-cdef long long MINUTE = MINUTE_MS
-cdef long long MINUTES = TIMELINE_MINUTES
-cdef long long END_MINUTE = TIMELINE_END_MINUTE
-cdef tuple BY_MINUTE = TTL_LABEL_BY_MINUTE
-cdef tuple BY_HOUR = TTL_LABEL_BY_HOUR
+# What the per-key path reads from the pure modules, bound on the first `consume` (`bind`): importing this
+# module stays as light as `rediscipline --version` needs it to be.
+cdef bint bound = False
+cdef object WARNING, TTL_LABEL_LATER, NAMESPACE_CAP, OTHER, KeyFact, DATE_PREFIXES, DIGITS_TO_ZERO
+cdef object NO_EXPIRY, namespace_of
+cdef long long MINUTE, MINUTES, END_MINUTE
+cdef tuple BY_MINUTE, BY_HOUR
+
+
+cdef void bind() except *:
+    global bound, WARNING, TTL_LABEL_LATER, NAMESPACE_CAP, OTHER, KeyFact, DATE_PREFIXES, DIGITS_TO_ZERO
+    global NO_EXPIRY, namespace_of, MINUTE, MINUTES, END_MINUTE, BY_MINUTE, BY_HOUR
+    from rediscipline.engine import keyspace, keyspace_tables
+    from rediscipline.model import facts, keypattern
+    from rediscipline.model import keyspace as keyspace_model
+    from rediscipline.model.severity import Severity
+
+    WARNING = Severity.WARNING
+    TTL_LABEL_LATER = keyspace_tables.TTL_LABEL_LATER
+    NAMESPACE_CAP, OTHER = keyspace.NAMESPACE_CAP, keyspace.OTHER
+    KeyFact = facts.KeyFact
+    DATE_PREFIXES, DIGITS_TO_ZERO = keypattern.DATE_PREFIXES, keypattern.DIGITS_TO_ZERO
+    NO_EXPIRY, namespace_of = keyspace_model.NO_EXPIRY, keyspace_model.namespace_of
+    MINUTE, MINUTES = keyspace_model.MINUTE_MS, keyspace_model.TIMELINE_MINUTES
+    END_MINUTE = keyspace_tables.TIMELINE_END_MINUTE
+    BY_MINUTE, BY_HOUR = keyspace_tables.TTL_LABEL_BY_MINUTE, keyspace_tables.TTL_LABEL_BY_HOUR
+    bound = True
 
 
 cdef bint passes(tuple gate, object fact):
@@ -275,6 +284,8 @@ cdef class Feed:
 
 def consume(engine, facts):
     """`Engine.consume`: every fact to its path, concrete keys through `Feed.key`."""
+    if not bound:
+        bind()
     cdef dict handlers = engine._handlers()
     cdef Feed feed = Feed(engine)
     cdef bint keys = False

@@ -13,49 +13,35 @@ Any change to `Walk.run` is made here too; the tests compare both cores' facts a
 
 import cython
 
-from rediscipline.redis_meta.encodings import EMBSTR_MAX_BYTES, INT_STRING_MAX_BYTES
-from rediscipline.sources.rdb.errors import RdbError
-from rediscipline.sources.rdb.lzf import decompress
-from rediscipline.sources.rdb.blobs import UNKNOWN_COUNT
-from rediscipline.sources.rdb.parser import (
-    WALK_BLOBS_FROM,
-    OP_EXPIRETIME,
-    OP_EXPIRETIME_MS,
-    OP_FREQ,
-    OP_IDLE,
-    OP_KEY_META,
-    RELEASE_STEP,
-    Walk,
-)
-from rediscipline.sources.rdb.primitives import (
-    EMBED_REDIS,
-    EMBED_VALKEY,
-    HEAD_BYTES,
-    HEAD_DECODE_FROM,
-    INT_START,
-    LZF_MAX_RATIO,
-    is_int,
-)
-from rediscipline.sources.rdb.records import RdbKey
-
 CYTHON_VERSION = cython.__version__
 
-cdef object pure_run = Walk.run
-cdef Py_ssize_t HEAD = HEAD_BYTES
-cdef Py_ssize_t DECODE_FROM = HEAD_DECODE_FROM
-cdef Py_ssize_t INT_MAX_BYTES = INT_STRING_MAX_BYTES
-cdef Py_ssize_t EMBSTR_MAX = EMBSTR_MAX_BYTES
-cdef Py_ssize_t STEP = RELEASE_STEP
-cdef int EMBED_R = EMBED_REDIS
-cdef int EMBED_V = EMBED_VALKEY
-cdef int OP_MS = OP_EXPIRETIME_MS
-cdef int OP_IDLE_ = OP_IDLE
-cdef int OP_FREQ_ = OP_FREQ
-cdef int OP_EXPIRE_S = OP_EXPIRETIME
-cdef int OP_META = OP_KEY_META
-cdef frozenset INT_FIRST = INT_START
-cdef Py_ssize_t WALK_FROM = WALK_BLOBS_FROM
-cdef Py_ssize_t UNKNOWN = UNKNOWN_COUNT
+# What the walk reads from the pure modules, bound on the first call (`bind`): importing this module stays
+# as light as `rediscipline --version` needs it to be.
+cdef bint bound = False
+cdef object pure_run, RdbError, decompress, is_int, RdbKey, LZF_MAX_RATIO
+cdef Py_ssize_t HEAD, DECODE_FROM, INT_MAX_BYTES, EMBSTR_MAX, STEP, WALK_FROM, UNKNOWN
+cdef int EMBED_R, EMBED_V, OP_MS, OP_IDLE_, OP_FREQ_, OP_EXPIRE_S, OP_META
+cdef frozenset INT_FIRST
+
+
+cdef void bind() except *:
+    global bound, pure_run, RdbError, decompress, is_int, RdbKey, LZF_MAX_RATIO, HEAD, DECODE_FROM
+    global INT_MAX_BYTES, EMBSTR_MAX, STEP, WALK_FROM, UNKNOWN, EMBED_R, EMBED_V, OP_MS, OP_IDLE_, OP_FREQ_
+    global OP_EXPIRE_S, OP_META, INT_FIRST
+    from rediscipline.redis_meta import encodings
+    from rediscipline.sources.rdb import blobs, errors, lzf, parser, primitives, records
+
+    pure_run, RdbError, decompress = parser.Walk.run, errors.RdbError, lzf.decompress
+    is_int, RdbKey, LZF_MAX_RATIO = primitives.is_int, records.RdbKey, primitives.LZF_MAX_RATIO
+    HEAD, DECODE_FROM = primitives.HEAD_BYTES, primitives.HEAD_DECODE_FROM
+    INT_MAX_BYTES, EMBSTR_MAX = encodings.INT_STRING_MAX_BYTES, encodings.EMBSTR_MAX_BYTES
+    STEP, WALK_FROM, UNKNOWN = parser.RELEASE_STEP, parser.WALK_BLOBS_FROM, blobs.UNKNOWN_COUNT
+    EMBED_R, EMBED_V = primitives.EMBED_REDIS, primitives.EMBED_VALKEY
+    OP_MS, OP_IDLE_, OP_FREQ_ = parser.OP_EXPIRETIME_MS, parser.OP_IDLE, parser.OP_FREQ
+    OP_EXPIRE_S, OP_META = parser.OP_EXPIRETIME, parser.OP_KEY_META
+    INT_FIRST = primitives.INT_START
+    bound = True
+
 
 #: Type byte → (type, encoding, listpack (else ziplist), entries per element) of the collections held in one
 #: listpack, ziplist or intset blob (`values._compact`, `values._intset`; 18: a quicklist of one packed node).
@@ -111,6 +97,8 @@ cdef inline bint embedded(int embed_key, Py_ssize_t key_length, Py_ssize_t value
 
 def run(walk):
     """`Walk.run` over `walk`'s file: its keys in file order."""
+    if not bound:
+        bind()
     cdef const unsigned char[:] view = walk.buf
     cdef const unsigned char* buf = &view[0]
     cdef Py_ssize_t end = view.shape[0]
@@ -362,6 +350,8 @@ def dump_facts(dump, db_only, type_only, matcher, dict counts, describe):
     estimate of a string or collection is a function of the fields in its memo key, so equal keys are
     estimated once; `describe()` picks the model when the first key arrives (after the AUX fields)."""
     cdef dict memo = {}
+    if not bound:
+        bind()
     model = None
     for fact in dump:
         if model is None:

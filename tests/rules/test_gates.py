@@ -4,6 +4,7 @@ that pass, so a gate that stops a reportable key would lose a finding there."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from rediscipline.model.location import Location
 from rediscipline.model.namespace import NamespacePolicy
 from rediscipline.model.server import ServerFact
 from rediscipline.rules import ALL_RULES
-from rediscipline.rules.base import FactRule, RuleContext
+from rediscipline.rules.base import AggregateRule, FactRule, RuleContext
 from rediscipline.rules.gate import NEVER, Gate, above, when
 from rediscipline.rules.options import OptionError, build
 from rediscipline.rules.value.serialized_value import JAVA_MAGIC
@@ -159,3 +160,40 @@ def test_gate_building_blocks() -> None:
     assert Gate((((("length", ">", 1)),),)).compiled() == ((("length", 0, 1),),)
     with pytest.raises(ValueError, match="unknown gate operator"):
         when("length", "<", 3)
+
+
+AGGREGATES = [rule for rule in ALL_RULES if issubclass(rule, AggregateRule)]
+GATED_AGGREGATES = [
+    rule for rule in AGGREGATES if rule().accumulator(RuleContext(build(rule.Options, {}), rule.meta.severity)).gate
+]
+NAMES = st.sampled_from(
+    [b"user:%d:%s" % (i, field) for i in range(3) for field in (b"name", b"age")] + [b"{u1}:cart", b"job:1"]
+)
+#: Options under which a handful of keys can make each aggregate report.
+SMALL = {"min-keys": 1, "min-fields": 2, "min-objects": 1}
+
+
+@pytest.mark.parametrize("rule", GATED_AGGREGATES, ids=[rule.meta.id for rule in GATED_AGGREGATES])
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_an_accumulator_is_not_changed_by_keys_its_gate_stops(rule: type[AggregateRule[Any]], data: Any) -> None:
+    """Fed every key, or only the keys its gate lets through, an accumulator reports the same."""
+    defaults = vars(build(rule.Options, {}))
+    options = {key: value for key, value in SMALL.items() if key.replace("-", "_") in defaults}
+    ctx = RuleContext(build(rule.Options, options), rule.meta.severity)
+    every, gated = rule().accumulator(ctx), rule().accumulator(ctx)
+    gate = every.gate
+    assert gate is not None
+    numbers = st.sampled_from([0, 1, 59_000, 60_000, 3_600_000])
+    for drawn in data.draw(st.lists(facts(numbers), max_size=40)):
+        fact = dataclasses.replace(drawn, name=data.draw(NAMES), expire_at_ms=_expiry(drawn.ttl_ms))
+        pattern = fact.name.rpartition(b":")[0] + b":*"
+        every.add(fact, pattern)
+        if gate.passes(fact):
+            gated.add(fact, pattern)
+    assert list(every.finish()) == list(gated.finish())
+
+
+def _expiry(ttl_ms: int | None) -> int | None:
+    """The absolute expiry of a key with this TTL left, as a dump gives both."""
+    return None if ttl_ms is None or ttl_ms < 0 else 1_700_000_000_000 + ttl_ms

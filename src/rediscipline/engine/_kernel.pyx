@@ -271,8 +271,10 @@ cdef class Feed:
             else:
                 flagged_keys.keys += 1
                 by_pattern[recorded] = seen + 1
-        for accumulator in verdict.accumulators:
-            accumulator.add(fact, recorded)
+        for gated in verdict.gated_accumulators:
+            gate = (<tuple>gated)[1]
+            if gate is None or passes(<tuple>gate, fact):
+                (<tuple>gated)[0].add(fact, recorded)
         if key_type is not None or fact.ttl_ms is not None or fact.memory is not None or fact.length is not None:
             if engine._fields_left:
                 engine._fields_left -= 1

@@ -94,6 +94,8 @@ class NameVerdict:
     violations: tuple[ResolvedViolation, ...]
     flags: bool  # some violation is a warning or worse: the key counts as flagged
     accumulators: tuple[Accumulator, ...]  # aggregates that want this key's facts
+    #: the same, each with its compiled gate (None: every key), for the compiled core
+    gated_accumulators: tuple[tuple[Accumulator, CompiledGate | None], ...]
     name_accumulators: tuple[Accumulator, ...]  # the subset that needs nothing but the name and type
     template: KeyTemplate
     scope: Scope
@@ -500,6 +502,7 @@ class Engine:
             violations=tuple(resolved),
             flags=any(v.severity >= Severity.WARNING for v in resolved),
             accumulators=tuple(acc for _rule, acc in wanted),
+            gated_accumulators=tuple((acc, acc.gate.compiled() if acc.gate else None) for _rule, acc in wanted),
             name_accumulators=tuple(acc for rule, acc in wanted if rule.needs <= NAME_FIELDS),
             template=template,
             scope=rules,

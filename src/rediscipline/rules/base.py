@@ -237,6 +237,9 @@ class Accumulator:
     """
 
     part: int = 0
+    #: The keys `add` can change anything for, as the compiled core tests them before calling it (`rules.gate`);
+    #: None: every key of a relevant template is added.
+    gate: ClassVar[Gate | None] = None
 
     def add(self, fact: KeyFact, pattern: bytes) -> None:
         raise NotImplementedError

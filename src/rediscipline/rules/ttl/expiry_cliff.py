@@ -24,6 +24,7 @@ from rediscipline.rules.base import (
     prune_table,
     rule,
 )
+from rediscipline.rules.gate import when
 from rediscipline.rules.options import RuleOptions, option
 
 #: Keys with less than this left are not placed in one-second buckets: a pattern of short-lived keys
@@ -144,6 +145,8 @@ def _keys(entry: _Pattern) -> int:
 
 class _CliffAccumulator(Accumulator):
     """Expiry times per pattern, bucketed by second and by minute, in bounded memory (see `TRACKED_PATTERNS`)."""
+
+    gate = when("ttl_ms", ">=", 0)  # keys with a TTL
 
     def __init__(self, options: ExpiryCliffOptions, capacity: int = TRACKED_PATTERNS) -> None:
         self.options = options

@@ -194,6 +194,8 @@ class _LeftAccumulator(Accumulator):
     while no part tracked more than PATTERN_CAP patterns.
     """
 
+    gate = when("ttl_ms", ">=", 0)  # keys with a TTL
+
     def __init__(self, namespaces: tuple[NamespacePolicy, ...]) -> None:
         self.namespaces = namespaces
         self.patterns: dict[bytes, _Left] = {}

@@ -21,6 +21,7 @@ from rediscipline.rules.base import (
     examples_of,
     rule,
 )
+from rediscipline.rules.gate import when
 from rediscipline.rules.options import RuleOptions, option
 from rediscipline.rules.value.sizes import count_text
 
@@ -66,6 +67,8 @@ class _ObjectAccumulator(Accumulator):
     Merging is exact while no part met more than TRACKED_FAMILIES families, FIELDS_PER_FAMILY fields or
     IDS_PER_FAMILY ids in a family, or IDS_IN_ALL ids in all.
     """
+
+    gate = when("type", "==", "string")
 
     def __init__(self, min_fields: int, min_objects: int) -> None:
         self.min_fields = min_fields

@@ -380,3 +380,75 @@ def dump_facts(dump, db_only, type_only, matcher, dict counts, describe):
         else:
             fact.memory = model(fact)
         yield fact
+
+
+cdef inline Py_ssize_t digits(long long value):
+    """len(str(value))."""
+    cdef Py_ssize_t n = 1
+    if value < 0:
+        n += 1
+        value = -value
+    while value >= 10:
+        value //= 10
+        n += 1
+    return n
+
+
+def elements(walk, Py_ssize_t count, Py_ssize_t per_item, int score=0):
+    """`values.elements`: step over `count * per_item` strings (each followed by a score when `score` is set);
+    (total, largest). Reads past the end fail as the pure loop's do: IndexError where it indexes a byte beyond
+    the file, RdbError where an element's length runs past it."""
+    if not bound:
+        bind()
+    cdef const unsigned char[:] view = walk.buf
+    cdef const unsigned char* buf = &view[0]
+    cdef Py_ssize_t end = view.shape[0]
+    cdef Py_ssize_t pos = walk.pos
+    cdef Py_ssize_t total = 0, largest = 0, size, i, n
+    cdef unsigned char b
+    for i in range(count * per_item):
+        if pos >= end:
+            raise IndexError
+        b = buf[pos]
+        if b < 0x40:
+            size = b
+            pos += 1 + b
+        elif b < 0x80:
+            if pos + 1 >= end:
+                raise IndexError
+            size = (b & 0x3F) << 8 | buf[pos + 1]
+            pos += 2 + size
+        elif b == 0xC0:
+            if pos + 1 >= end:
+                raise IndexError
+            size = digits(<signed char>buf[pos + 1])
+            pos += 2
+        elif b == 0xC1 or b == 0xC2:
+            n = 2 if b == 0xC1 else 4
+            if pos + 1 + n > end:
+                size = 0  # past the end: the checks below fail as the pure loop's do
+            elif n == 2:
+                size = digits(<short>(buf[pos + 1] | buf[pos + 2] << 8))
+            else:
+                size = digits(<int>(<unsigned int>buf[pos + 1] | <unsigned int>buf[pos + 2] << 8
+                                    | <unsigned int>buf[pos + 3] << 16 | <unsigned int>buf[pos + 4] << 24))
+            pos += 1 + n
+        else:
+            walk.pos = pos
+            size = walk._skip()
+            pos = walk.pos
+        total += size
+        if size > largest:
+            largest = size
+        if score:
+            if score == 2:
+                pos += 8
+            else:
+                if pos >= end:
+                    raise IndexError
+                n = buf[pos]
+                pos += 1 if n >= 253 else 1 + n
+        if pos > end:
+            raise RdbError("collection runs past the end of the file", walk.record)
+    walk.pos = pos
+    return total, largest

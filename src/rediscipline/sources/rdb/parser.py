@@ -45,7 +45,7 @@ from rediscipline.sources.rdb.primitives import (
     version_tuple,
 )
 from rediscipline.sources.rdb.records import RdbHeader, RdbKey
-from rediscipline.sources.rdb.values import handlers_for
+from rediscipline.sources.rdb.values import elements, handlers_for
 
 #: In metadata mode, compact blobs at least this big are walked for their largest element (smaller blobs
 #: cannot hold an element worth reporting); deep mode walks every blob.
@@ -150,6 +150,8 @@ class RdbFile:
         With the compiled core, its twin of `Walk.run` walks the file (`sources.rdb._walk`)."""
         walk = Walk(self)
         fast = compiled.load(WALK)
+        if fast is not None:
+            walk.elements = fast.elements
         try:
             yield from walk.run() if fast is None else fast.run(walk)
             return
@@ -229,6 +231,7 @@ class Walk:
         self.expire_pending = False  # the key being read has an expiry (embedded strings depend on it)
         self.templates: dict[int, int] = {}  # RDB 15 hash template id → field count
         self.blob_start = 0  # where the blob a handler is reading starts, to re-read it in full
+        self.elements = elements  # steps over elements stored one by one (the compiled core's own, with it)
 
     # -- the loop --------------------------------------------------------------------------------------
 

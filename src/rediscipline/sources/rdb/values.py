@@ -82,10 +82,11 @@ def string_value(walk: Walk, _op: int, key: bytes) -> RdbKey:
     return out
 
 
-def _elements(walk: Walk, count: int, per_item: int, score: int = 0) -> tuple[int, int]:
+def elements(walk: Walk, count: int, per_item: int, score: int = 0) -> tuple[int, int]:
     """Step over `count * per_item` strings (each followed by a score when `score` is set); (total, largest).
 
-    The hot loop of hashtable hashes and sets and skiplist zsets: plain 6- and 14-bit lengths and 8- and
+    The hot loop of hashtable hashes and sets and skiplist zsets (called as `walk.elements`, which the compiled
+    core replaces with its twin, `_walk.elements`): plain 6- and 14-bit lengths and 8- and
     16-bit integers are decoded inline, without a method call per element; anything else (32-bit integers,
     compressed or long strings) goes through `Walk._skip`. `score` is 0 (none), SCORE_TEXT (RDB ZSET: a
     length byte then ASCII, 253–255 for nan/±inf) or SCORE_BINARY (ZSET_2: 8 bytes).
@@ -138,7 +139,7 @@ def _one_by_one(kind: str, encoding: str, per_item: int) -> Handler:
 
     def handler(walk: Walk, _op: int, key: bytes) -> RdbKey:
         count, walk.pos = read_length(walk.buf, walk.pos)
-        total, largest = _elements(walk, count, per_item)
+        total, largest = walk.elements(walk, count, per_item)
         out = _key(walk, key, kind, encoding, count, total)
         out.largest_element = largest
         return out
@@ -149,7 +150,7 @@ def _one_by_one(kind: str, encoding: str, per_item: int) -> Handler:
 def _zset(walk: Walk, op: int, key: bytes) -> RdbKey:
     """Skiplist zset: members one by one, each followed by its score."""
     count, walk.pos = read_length(walk.buf, walk.pos)
-    total, largest = _elements(walk, count, 1, SCORE_BINARY if op == 5 else SCORE_TEXT)
+    total, largest = walk.elements(walk, count, 1, SCORE_BINARY if op == 5 else SCORE_TEXT)
     out = _key(walk, key, "zset", "skiplist", count, total)
     out.largest_element = largest
     return out
@@ -293,7 +294,7 @@ def _hash_metadata(walk: Walk, op: int, key: bytes) -> RdbKey:
     for _ in range(count):
         ttl, walk.pos = read_length(buf, walk.pos)  # 24: relative to the smallest expiry; 22: absolute; 0: none
         ttls += ttl != 0
-        pair, pair_largest = _elements(walk, 1, 2)  # field, value
+        pair, pair_largest = walk.elements(walk, 1, 2)  # field, value
         total += pair
         largest = max(largest, pair_largest)
     out = _key(walk, key, "hash", "hashtable", count, total)
@@ -308,7 +309,7 @@ def _valkey_hash2(walk: Walk, _op: int, key: bytes) -> RdbKey:
     count, walk.pos = read_length(buf, walk.pos)
     total = largest = ttls = 0
     for _ in range(count):
-        pair, pair_largest = _elements(walk, 1, 2)  # field, value
+        pair, pair_largest = walk.elements(walk, 1, 2)  # field, value
         total += pair
         largest = max(largest, pair_largest)
         expiry = int.from_bytes(buf[walk.pos : walk.pos + 8], "little", signed=True)
@@ -433,7 +434,7 @@ def _template_array(walk: Walk, _op: int, key: bytes) -> RdbKey:
     fields = walk.templates.get(template)
     if fields is None:
         raise RdbError(f"hash refers to template {template}, which the file did not define", walk.record)
-    total, largest = _elements(walk, fields, 1)
+    total, largest = walk.elements(walk, fields, 1)
     out = _key(walk, key, "hash", "template-array", fields, total)
     out.largest_element = largest
     return out

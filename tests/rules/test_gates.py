@@ -18,7 +18,7 @@ from rediscipline.model.namespace import NamespacePolicy
 from rediscipline.model.server import ServerFact
 from rediscipline.rules import ALL_RULES
 from rediscipline.rules.base import AggregateRule, FactRule, RuleContext
-from rediscipline.rules.gate import NEVER, Gate, above, when
+from rediscipline.rules.gate import FACT_FIELDS, NEVER, Gate, above, when
 from rediscipline.rules.options import OptionError, build
 from rediscipline.rules.value.serialized_value import JAVA_MAGIC
 
@@ -157,7 +157,9 @@ def test_gate_building_blocks() -> None:
     assert not when("largest_element", ">", 0).passes(fact)  # a field the key does not carry fails
     assert (NEVER | when("memory", ">=", 100)).passes(fact)
     assert not NEVER.passes(fact)
-    assert Gate((((("length", ">", 1)),),)).compiled() == ((("length", 0, 1),),)
+    assert Gate((((("length", ">", 1)),),)).compiled() == (((FACT_FIELDS.index("length"), 0, 1),),)
+    with pytest.raises(ValueError, match="unknown key field"):
+        when("size", ">", 3)
     with pytest.raises(ValueError, match="unknown gate operator"):
         when("length", "<", 3)
 
@@ -197,3 +199,27 @@ def test_an_accumulator_is_not_changed_by_keys_its_gate_stops(rule: type[Aggrega
 def _expiry(ttl_ms: int | None) -> int | None:
     """The absolute expiry of a key with this TTL left, as a dump gives both."""
     return None if ttl_ms is None or ttl_ms < 0 else 1_700_000_000_000 + ttl_ms
+
+
+UNIFORM = [rule for rule in FACT_RULES if rule.uniform]
+
+
+@pytest.mark.parametrize("rule", UNIFORM, ids=[rule.meta.id for rule in UNIFORM])
+@settings(max_examples=300, deadline=None)
+@given(namespace=NAMESPACES, server=SERVERS, data=st.data())
+def test_a_uniform_rule_gives_one_verdict_to_every_key_past_its_gate(
+    rule: type[FactRule[Any]], namespace: NamespacePolicy | None, server: ServerFact | None, data: Any
+) -> None:
+    """The compiled core calls a `uniform` rule once per template and reuses its verdict for the other keys."""
+    ctx = RuleContext(build(rule.Options, data.draw(st.sampled_from(_option_variants(rule)))), rule.meta.severity,
+                      namespace, server=server)  # fmt: skip
+    instance = rule()
+    gate = instance.gate(ctx)
+    assert gate is not None
+    numbers = st.sampled_from([0, 1, 300, 5000, 10241])
+    verdicts = {
+        repr(instance.check(fact, KeyTemplate.literal(b"user:1"), ctx))
+        for fact in data.draw(st.lists(facts(numbers), min_size=2, max_size=10))
+        if gate.passes(fact)
+    }
+    assert len(verdicts) <= 1

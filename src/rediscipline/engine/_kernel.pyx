@@ -13,6 +13,33 @@ here too.
 """
 
 import cython
+from cpython.object cimport PyObject
+
+
+cdef extern from "structmember.h":  # PyMemberDef: here up to Python 3.11, also in Python.h from 3.12
+    ctypedef struct PyMemberDef:
+        Py_ssize_t offset
+
+cdef extern from "Python.h":
+    ctypedef struct PyMemberDescrObject:
+        PyMemberDef* d_member
+
+
+cdef Py_ssize_t slot_offset(type cls, str name) except -1:
+    """Where the `__slots__` field `name` of `cls`'s instances is stored (its member descriptor's offset)."""
+    descriptor = cls.__dict__[name]
+    if type(descriptor).__name__ != "member_descriptor":
+        raise TypeError(f"{cls.__name__}.{name} is not a __slots__ field")
+    return (<PyMemberDescrObject*><PyObject*>descriptor).d_member.offset
+
+
+cdef inline object slot(object instance, Py_ssize_t offset):
+    """A `__slots__` field of `instance` read at its offset (None when unset), as `getattr` reads it without
+    the attribute lookup: the kernel reads a fact's and a verdict's fields several times per key."""
+    cdef PyObject* value = (<PyObject**>((<char*><PyObject*>instance) + offset))[0]
+    if value is NULL:
+        return None
+    return <object>value
 
 CYTHON_VERSION = cython.__version__
 
@@ -23,15 +50,40 @@ cdef object WARNING, TTL_LABEL_LATER, NAMESPACE_CAP, OTHER, KeyFact, DATE_PREFIX
 cdef object NO_EXPIRY, namespace_of
 cdef long long MINUTE, MINUTES, END_MINUTE
 cdef tuple BY_MINUTE, BY_HOUR
+# Offsets of the KeyFact fields (FIELDS: all of them, in `rules.gate.FACT_FIELDS` order, for the gates)
+cdef Py_ssize_t F_NAME, F_ORIGIN, F_DB, F_TYPE, F_TTL, F_MEMORY, F_LENGTH, F_ENCODING
+cdef Py_ssize_t FIELDS[32]
+# ... and of the NameVerdict and Scope fields the per-key path reads
+cdef Py_ssize_t V_PATTERN, V_VIOLATIONS, V_FLAGS, V_TEMPLATE, V_SCOPE, V_CHECKS, V_GATED, V_UNIFORM, S_NAMESPACE
 
 
 cdef void bind() except *:
     global bound, WARNING, TTL_LABEL_LATER, NAMESPACE_CAP, OTHER, KeyFact, DATE_PREFIXES, DIGITS_TO_ZERO
     global NO_EXPIRY, namespace_of, MINUTE, MINUTES, END_MINUTE, BY_MINUTE, BY_HOUR
+    global F_NAME, F_ORIGIN, F_DB, F_TYPE, F_TTL, F_MEMORY, F_LENGTH, F_ENCODING
+    cdef Py_ssize_t index
+    global V_PATTERN, V_VIOLATIONS, V_FLAGS, V_TEMPLATE, V_SCOPE, V_CHECKS, V_GATED, V_UNIFORM, S_NAMESPACE
     from rediscipline.engine import keyspace, keyspace_tables
+    from rediscipline.engine.runner import NameVerdict
+    from rediscipline.engine.scopes import Scope
     from rediscipline.model import facts, keypattern
     from rediscipline.model import keyspace as keyspace_model
     from rediscipline.model.severity import Severity
+    from rediscipline.rules.gate import FACT_FIELDS
+
+    fact = facts.KeyFact
+    F_NAME, F_ORIGIN, F_DB = slot_offset(fact, "name"), slot_offset(fact, "origin"), slot_offset(fact, "db")
+    F_TYPE, F_TTL, F_MEMORY = slot_offset(fact, "type"), slot_offset(fact, "ttl_ms"), slot_offset(fact, "memory")
+    F_LENGTH, F_ENCODING = slot_offset(fact, "length"), slot_offset(fact, "encoding")
+    if len(FACT_FIELDS) > 32:
+        raise TypeError("more KeyFact fields than the kernel's table holds")
+    for index in range(len(FACT_FIELDS)):
+        FIELDS[index] = slot_offset(fact, FACT_FIELDS[index])
+    V_PATTERN, V_VIOLATIONS = slot_offset(NameVerdict, "pattern"), slot_offset(NameVerdict, "violations")
+    V_FLAGS, V_TEMPLATE = slot_offset(NameVerdict, "flags"), slot_offset(NameVerdict, "template")
+    V_SCOPE, V_CHECKS = slot_offset(NameVerdict, "scope"), slot_offset(NameVerdict, "fact_checks")
+    V_GATED, V_UNIFORM = slot_offset(NameVerdict, "gated_accumulators"), slot_offset(NameVerdict, "uniform")
+    S_NAMESPACE = slot_offset(Scope, "namespace")
 
     WARNING = Severity.WARNING
     TTL_LABEL_LATER = keyspace_tables.TTL_LABEL_LATER
@@ -51,7 +103,7 @@ cdef bint passes(tuple gate, object fact):
     cdef int op
     for clause in gate:
         for condition in clause:
-            value = getattr(fact, <str>condition[0])
+            value = slot(fact, FIELDS[<Py_ssize_t>condition[0]])
             if value is None:
                 break
             op = condition[1]
@@ -85,6 +137,7 @@ cdef class Keyspace:
     cdef list by_memory, by_length
     cdef int top
     cdef bint sampled
+    cdef Py_ssize_t keys  # the collector's `keys`, written back by `sync`
 
     def __init__(self, collector):
         self.collector = collector
@@ -100,6 +153,10 @@ cdef class Keyspace:
         self.by_length = collector._by_length
         self.top = collector.top
         self.sampled = collector._sample is not None
+        self.keys = collector.keys
+
+    cdef void sync(self) except *:
+        self.collector.keys = self.keys
 
     cdef void add(self, object fact, object namespace, bytes pattern) except *:
         cdef Py_ssize_t size
@@ -107,7 +164,7 @@ cdef class Keyspace:
         cdef bint has_ttl
         cdef list counter, row
         collector = self.collector
-        memory = fact.memory
+        memory = slot(fact, F_MEMORY)
         if memory is None:
             memory = 0
         else:
@@ -116,8 +173,8 @@ cdef class Keyspace:
                 collector._grow_sizes(size + 1)
             self.size_keys[size] += 1
             self.size_memory[size] += memory
-        length = fact.length or 0
-        ttl = fact.ttl_ms
+        length = slot(fact, F_LENGTH) or 0
+        ttl = slot(fact, F_TTL)
         if ttl is not None and ttl >= 0:
             has_ttl = True
             minute = ttl // MINUTE if ttl < 2 ** 62 else END_MINUTE
@@ -133,7 +190,7 @@ cdef class Keyspace:
         else:
             has_ttl = False
             bucket = NO_EXPIRY if ttl == -1 else "?"
-        collector.keys += 1
+        self.keys += 1
         if self.sampled:
             if memory:
                 collector._sum_memory_sq += memory * memory
@@ -151,8 +208,8 @@ cdef class Keyspace:
                     self.namespace_seen.add(namespace)
                 if len(self.namespace_cache) < NAMESPACE_CAP * 4:
                     self.namespace_cache[pattern] = namespace
-        key_type = fact.type
-        combination = (key_type, fact.encoding, fact.db, bucket, namespace)
+        key_type = slot(fact, F_TYPE)
+        combination = (key_type, slot(fact, F_ENCODING), slot(fact, F_DB), bucket, namespace)
         counter = self.combinations.get(combination)
         if counter is None:
             counter = self.combinations[combination] = [0, 0, 0, 0]
@@ -174,13 +231,15 @@ cdef class Keyspace:
 
 
 cdef class Feed:
-    """The engine's per-key state, read once per `consume`."""
+    """The engine's per-key state, read once per `consume`; `sync` writes its counters back."""
 
     cdef object engine, patterns, flagged, groups, slots, keyspace_collector
     cdef Keyspace keyspace
     cdef dict fast, counts, resolved, group_dict
     cdef bint scoped
     cdef Py_ssize_t examples
+    cdef Py_ssize_t keys  # the engine's `keys`: the arrival rank of the latest key
+    cdef Py_ssize_t flagged_keys  # keys counted into `FlaggedKeys.keys` by `sync`
 
     def __init__(self, engine):
         self.engine = engine
@@ -196,6 +255,16 @@ cdef class Feed:
         self.scoped = bool(engine._scoped)
         self.keyspace_collector = engine.keyspace
         self.keyspace = Keyspace(engine.keyspace)
+        self.keys = engine.keys
+        self.flagged_keys = 0
+
+    cdef void sync(self) except *:
+        """Write the counters kept here back to the engine (before Python reads them, and at the end)."""
+        self.engine.keys = self.keys
+        if self.flagged_keys:
+            self.flagged.keys += self.flagged_keys
+            self.flagged_keys = 0
+        self.keyspace.sync()
 
     cdef object verdict(self, bytes name, object key_type):
         """`Engine._verdict`'s digit-skeleton lookup; every other case is the engine's own."""
@@ -212,11 +281,20 @@ cdef class Feed:
                     return found[0]
         return self.engine._verdict(name, key_type)
 
-    cdef void count(self, object resolved, bytes pattern, bytes name, object origin, object rank) except *:
+    cdef object resolve(self, tuple check, object found):
+        """`Engine.resolve_found` (None for None), through the engine's cache of shared violations."""
+        if found is None:
+            return None
+        cached = self.resolved.get(id(found))
+        if cached is not None and (<tuple>cached)[0] is found and (<tuple>cached)[1] is check[2]:
+            return (<tuple>cached)[2]
+        return self.engine.resolve_found(check[1], check[2], found)
+
+    cdef void count(self, object resolved, bytes pattern, bytes name, object origin) except *:
         """`Groups.add`: one key of `pattern` shows `resolved`; a group whose examples are full only counts."""
         group = self.group_dict.get((resolved.rule_id, resolved.code, pattern))
         if group is None or len(group.examples) < self.examples:
-            self.groups.add(resolved, pattern, name, origin, rank)
+            self.groups.add(resolved, pattern, name, origin, self.keys)
             return
         group.count += 1
         value = resolved.value
@@ -225,63 +303,68 @@ cdef class Feed:
             if worst is None or value > worst:
                 group.worst = value
                 group.violation = resolved
-                group.worst_rank = rank
+                group.worst_rank = self.keys
 
     cdef void key(self, object fact, bytes name) except *:
         """`Engine.feed` for a key with a concrete name."""
-        cdef tuple check
+        cdef tuple check, checks
         cdef bint flagged
-        engine = self.engine
-        key_type = fact.type
+        cdef Py_ssize_t index
+        key_type = slot(fact, F_TYPE)
         verdict = self.verdict(name, key_type)
-        engine.keys += 1
-        pattern = verdict.pattern
+        self.keys += 1
+        pattern = slot(verdict, V_PATTERN)
         counts = self.counts
         if pattern in counts:
             counts[pattern] += 1
             recorded = pattern
         else:
             recorded = self.patterns.add(pattern)
-        flagged = verdict.flags
-        origin = fact.origin
-        if verdict.violations:
-            engine._count_name_violations(verdict, recorded, name, origin, None)
-        checks = verdict.fact_checks
+        flagged = slot(verdict, V_FLAGS)
+        origin = slot(fact, F_ORIGIN)
+        if slot(verdict, V_VIOLATIONS):
+            self.sync()
+            self.engine._count_name_violations(verdict, recorded, name, origin, None)
+        checks = slot(verdict, V_CHECKS)
         if checks:
-            template = verdict.template
-            for check in checks:
+            template = slot(verdict, V_TEMPLATE)
+            for index in range(len(checks)):
+                check = checks[index]
                 gate = check[3]
                 if gate is not None and not passes(<tuple>gate, fact):
                     continue
-                found = check[0](fact, template, check[2])
-                if found is not None:
-                    cached = self.resolved.get(id(found))
-                    if cached is not None and (<tuple>cached)[0] is found and (<tuple>cached)[1] is check[2]:
-                        resolved = (<tuple>cached)[2]
+                if check[4]:  # uniform: one verdict per template for every key past the gate
+                    uniform = <dict>slot(verdict, V_UNIFORM)
+                    if index in uniform:
+                        resolved = uniform[index]
                     else:
-                        resolved = engine.resolve_found(check[1], check[2], found)
+                        resolved = uniform[index] = self.resolve(check, check[0](fact, template, check[2]))
+                else:
+                    resolved = self.resolve(check, check[0](fact, template, check[2]))
+                if resolved is not None:
                     flagged = flagged or resolved.severity >= WARNING
-                    self.count(resolved, recorded, name, origin, engine.keys)
+                    self.count(resolved, recorded, name, origin)
         if flagged:
-            flagged_keys = self.flagged
-            by_pattern = flagged_keys._by_pattern
+            by_pattern = self.flagged._by_pattern
             seen = by_pattern.get(recorded)
             if seen is None:
-                flagged_keys.add(recorded)
+                self.flagged.add(recorded)
             else:
-                flagged_keys.keys += 1
+                self.flagged_keys += 1
                 by_pattern[recorded] = seen + 1
-        for gated in verdict.gated_accumulators:
+        for gated in <tuple>slot(verdict, V_GATED):
             gate = (<tuple>gated)[1]
             if gate is None or passes(<tuple>gate, fact):
                 (<tuple>gated)[0].add(fact, recorded)
-        if key_type is not None or fact.ttl_ms is not None or fact.memory is not None or fact.length is not None:
+        memory = slot(fact, F_MEMORY)
+        if key_type is not None or slot(fact, F_TTL) is not None or memory is not None or slot(fact, F_LENGTH) is not None:
+            engine = self.engine
             if engine._fields_left:
                 engine._fields_left -= 1
                 self.keyspace_collector.note_fields(fact)
-            self.keyspace.add(fact, verdict.scope.namespace, recorded)
+            self.keyspace.add(fact, slot(slot(verdict, V_SCOPE), S_NAMESPACE), recorded)
         if self.slots is not None:
-            self.slots.add(name, fact.memory)
+            self.slots.add(name, memory)
 
 
 def consume(engine, facts):
@@ -293,18 +376,22 @@ def consume(engine, facts):
     cdef bint keys = False
     kind = None
     handler = None
-    for fact in facts:
-        if type(fact) is not kind:
-            kind = type(fact)
-            found = handlers.get(kind)
-            if found is None:
-                found = handlers[kind] = engine._handler_of(fact)
-            handler = found
-            keys = issubclass(kind, KeyFact)
-        if keys:
-            name = (<object>fact).name
-            if type(name) is bytes:
-                feed.key(fact, <bytes>name)
-                continue
-        handler(fact)
-        feed = Feed(engine)  # the fact may have changed what the feed read (a sample rate, a server)
+    try:
+        for fact in facts:
+            if type(fact) is not kind:
+                kind = type(fact)
+                found = handlers.get(kind)
+                if found is None:
+                    found = handlers[kind] = engine._handler_of(fact)
+                handler = found
+                keys = issubclass(kind, KeyFact)
+            if keys:
+                name = slot(fact, F_NAME)
+                if type(name) is bytes:
+                    feed.key(fact, <bytes>name)
+                    continue
+            feed.sync()
+            handler(fact)
+            feed = Feed(engine)  # the fact may have changed what the feed read (a sample rate, a server)
+    finally:
+        feed.sync()

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
 
 from rediscipline import compiled
@@ -99,10 +99,12 @@ class NameVerdict:
     name_accumulators: tuple[Accumulator, ...]  # the subset that needs nothing but the name and type
     template: KeyTemplate
     scope: Scope
-    #: the scope's fact rules for this key type: (bound check, rule, context, compiled gate or None)
-    fact_checks: tuple[tuple[Any, ConfiguredRule, RuleContext[Any], CompiledGate | None], ...]
+    #: the scope's fact rules for this key type: (bound check, rule, context, compiled gate or None, uniform)
+    fact_checks: tuple[tuple[Any, ConfiguredRule, RuleContext[Any], CompiledGate | None, bool], ...]
     #: the groups its violations were last counted in, with that pattern (see Engine._count_name_violations)
     groups: tuple[bytes, list[Group]] | None = None
+    #: the compiled core's verdicts of `uniform` fact rules for this template, by index in `fact_checks`
+    uniform: dict[int, ResolvedViolation | None] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -344,7 +346,7 @@ class Engine:
         if verdict.violations:
             self._count_name_violations(verdict, recorded, example, origin, None)
         template = verdict.template
-        for check, configured, ctx, _gate in verdict.fact_checks:
+        for check, configured, ctx, _gate, _uniform in verdict.fact_checks:
             found = check(fact, template, ctx)
             if found is not None:
                 resolved = self.resolve_found(configured, ctx, found)
@@ -454,7 +456,7 @@ class Engine:
         nowhere; `verdict` is the key's `name_verdict` with the fact's type."""
         found: list[ResolvedViolation] = []
         template = verdict.template
-        for check, configured, ctx, _gate in verdict.fact_checks:
+        for check, configured, ctx, _gate, _uniform in verdict.fact_checks:
             violation = check(fact, template, ctx)
             if violation is not None:
                 found.append(self._resolve_one(configured, ctx, violation))
@@ -507,7 +509,7 @@ class Engine:
             template=template,
             scope=rules,
             fact_checks=tuple(
-                (check, configured, ctx, _gate_of(configured, ctx))
+                (check, configured, ctx, _gate_of(configured, ctx), cast(FactRule[Any], configured.rule).uniform)
                 for check, configured, ctx in rules.fact_checks
                 if applies(configured)
                 and (

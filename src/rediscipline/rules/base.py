@@ -201,6 +201,9 @@ class FactRule(Rule[OptionsT]):
     """
 
     types: ClassVar[frozenset[str] | None] = None
+    #: For every key that passes `gate`, `check` returns the same verdict under one context (no field of the
+    #: key shows in it): the compiled core then calls `check` once per template and counts the other keys.
+    uniform: ClassVar[bool] = False
 
     def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[OptionsT]) -> Violation | None:
         raise NotImplementedError

@@ -16,15 +16,19 @@ missing the field it judges.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
+
+from rediscipline.model.facts import KeyFact
 
 #: Comparisons a condition can make, by the code the compiled core dispatches on.
 OPS = {">": 0, ">=": 1, "==": 2, "in": 3, "prefix": 4}
+#: The fields a condition can read, by the index the compiled core reads them at.
+FACT_FIELDS = tuple(field.name for field in fields(KeyFact))
 
 Condition = tuple[str, str, object]
-#: A gate as the compiled core reads it: clauses of (field, op code, operand).
-CompiledGate = tuple[tuple[tuple[str, int, object], ...], ...]
+#: A gate as the compiled core reads it: clauses of (index in FACT_FIELDS, op code, operand).
+CompiledGate = tuple[tuple[tuple[int, int, object], ...], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +39,8 @@ class Gate:
 
     def compiled(self) -> CompiledGate:
         """The clauses with each op as its code (`OPS`), as the compiled core reads them."""
-        return tuple(tuple((field, OPS[op], operand) for field, op, operand in clause) for clause in self.clauses)
+        index = FACT_FIELDS.index
+        return tuple(tuple((index(name), OPS[op], operand) for name, op, operand in c) for c in self.clauses)
 
     def passes(self, fact: object) -> bool:
         """Whether a key passes, in Python (the tests' reference for what the compiled core tests)."""
@@ -53,6 +58,8 @@ def when(field: str, op: str, operand: object, *more: Condition) -> Gate:
     """A gate of one clause: `field op operand`, and every condition of `more`."""
     if op not in OPS or any(extra[1] not in OPS for extra in more):
         raise ValueError(f"unknown gate operator in {(field, op, *more)}")
+    if field not in FACT_FIELDS or any(extra[0] not in FACT_FIELDS for extra in more):
+        raise ValueError(f"unknown key field in {(field, op, *more)}")
     return Gate((((field, op, operand), *more),))
 
 

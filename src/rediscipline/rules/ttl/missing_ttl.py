@@ -93,6 +93,7 @@ class MissingTtl(FactRule[MissingTtlOptions]):
     needs = frozenset({"ttl"})
 
     reads_namespace = frozenset({"ttl-required"})
+    uniform = True  # a key without a TTL is reported, or not, by its namespace and the options alone
 
     def gate(self, ctx: RuleContext[MissingTtlOptions]) -> Gate:
         return when("ttl_ms", "==", -1)

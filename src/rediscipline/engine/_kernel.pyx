@@ -13,33 +13,7 @@ here too.
 """
 
 import cython
-from cpython.object cimport PyObject
-
-
-cdef extern from "structmember.h":  # PyMemberDef: here up to Python 3.11, also in Python.h from 3.12
-    ctypedef struct PyMemberDef:
-        Py_ssize_t offset
-
-cdef extern from "Python.h":
-    ctypedef struct PyMemberDescrObject:
-        PyMemberDef* d_member
-
-
-cdef Py_ssize_t slot_offset(type cls, str name) except -1:
-    """Where the `__slots__` field `name` of `cls`'s instances is stored (its member descriptor's offset)."""
-    descriptor = cls.__dict__[name]
-    if type(descriptor).__name__ != "member_descriptor":
-        raise TypeError(f"{cls.__name__}.{name} is not a __slots__ field")
-    return (<PyMemberDescrObject*><PyObject*>descriptor).d_member.offset
-
-
-cdef inline object slot(object instance, Py_ssize_t offset):
-    """A `__slots__` field of `instance` read at its offset (None when unset), as `getattr` reads it without
-    the attribute lookup: the kernel reads a fact's and a verdict's fields several times per key."""
-    cdef PyObject* value = (<PyObject**>((<char*><PyObject*>instance) + offset))[0]
-    if value is NULL:
-        return None
-    return <object>value
+from rediscipline._slots cimport slot, slot_offset
 
 CYTHON_VERSION = cython.__version__
 

@@ -13,6 +13,8 @@ Any change to `Walk.run` is made here too; the tests compare both cores' facts a
 
 import cython
 
+from rediscipline._slots cimport set_slot, slot, slot_offset
+
 CYTHON_VERSION = cython.__version__
 
 # What the walk reads from the pure modules, bound on the first call (`bind`): importing this module stays
@@ -22,12 +24,24 @@ cdef object pure_run, RdbError, decompress, is_int, RdbKey, LZF_MAX_RATIO
 cdef Py_ssize_t HEAD, DECODE_FROM, INT_MAX_BYTES, EMBSTR_MAX, STEP, WALK_FROM, UNKNOWN
 cdef int EMBED_R, EMBED_V, OP_MS, OP_IDLE_, OP_FREQ_, OP_EXPIRE_S, OP_META
 cdef frozenset INT_FIRST
+# RdbKey: its type, the offsets of all its fields in `dataclasses.fields` order (FIELDS) and their defaults,
+# and those a new key or the dump loop reads or writes
+cdef type RdbKeyType
+cdef Py_ssize_t FIELDS[40]
+cdef Py_ssize_t FIELD_COUNT = 0
+cdef tuple DEFAULTS
+cdef Py_ssize_t K_NAME, K_ORIGIN, K_DB, K_TYPE, K_TTL, K_MEMORY, K_LENGTH, K_ENCODING, K_IDLE, K_FREQ, K_EXPIRE
+cdef Py_ssize_t K_HEAD, K_OFFSET, K_SIZE, K_VALUE_BYTES, K_NODES, K_HFE
 
 
 cdef void bind() except *:
     global bound, pure_run, RdbError, decompress, is_int, RdbKey, LZF_MAX_RATIO, HEAD, DECODE_FROM
     global INT_MAX_BYTES, EMBSTR_MAX, STEP, WALK_FROM, UNKNOWN, EMBED_R, EMBED_V, OP_MS, OP_IDLE_, OP_FREQ_
-    global OP_EXPIRE_S, OP_META, INT_FIRST
+    global OP_EXPIRE_S, OP_META, INT_FIRST, RdbKeyType, FIELD_COUNT, DEFAULTS
+    global K_NAME, K_ORIGIN, K_DB, K_TYPE, K_TTL, K_MEMORY, K_LENGTH, K_ENCODING, K_IDLE, K_FREQ, K_EXPIRE
+    global K_HEAD, K_OFFSET, K_SIZE, K_VALUE_BYTES, K_NODES, K_HFE
+    cdef Py_ssize_t index
+    import dataclasses
     from rediscipline.redis_meta import encodings
     from rediscipline.sources.rdb import blobs, errors, lzf, parser, primitives, records
 
@@ -40,7 +54,40 @@ cdef void bind() except *:
     OP_MS, OP_IDLE_, OP_FREQ_ = parser.OP_EXPIRETIME_MS, parser.OP_IDLE, parser.OP_FREQ
     OP_EXPIRE_S, OP_META = parser.OP_EXPIRETIME, parser.OP_KEY_META
     INT_FIRST = primitives.INT_START
+    RdbKeyType = records.RdbKey
+    fields = dataclasses.fields(RdbKeyType)
+    if len(fields) > 40:
+        raise TypeError("more RdbKey fields than the walk's table holds")
+    for index in range(len(fields)):
+        FIELDS[index] = slot_offset(RdbKeyType, fields[index].name)
+    FIELD_COUNT = len(fields)
+    DEFAULTS = tuple(None if field.default is dataclasses.MISSING else field.default for field in fields)
+    offsets = {field.name: FIELDS[index] for index, field in enumerate(fields)}
+    K_NAME, K_ORIGIN, K_DB, K_TYPE = offsets["name"], offsets["origin"], offsets["db"], offsets["type"]
+    K_TTL, K_MEMORY, K_LENGTH = offsets["ttl_ms"], offsets["memory"], offsets["length"]
+    K_ENCODING, K_IDLE, K_FREQ = offsets["encoding"], offsets["idle_seconds"], offsets["freq"]
+    K_EXPIRE, K_HEAD, K_OFFSET, K_SIZE = offsets["expire_at_ms"], offsets["head"], offsets["offset"], offsets["size"]
+    K_VALUE_BYTES, K_NODES, K_HFE = offsets["value_bytes"], offsets["nodes"], offsets["hfe_fields"]
     bound = True
+
+
+cdef object new_key(bytes name, tuple place, str kind, object length, str encoding, object value_bytes):
+    """`RdbKey(name, origin, db, kind, -1, None, length, encoding, ...)` (`place`: the walk's (origin, db)) with
+    every other field at its default, built without the dataclass's `__init__` (a Python function, a tenth
+    of a key's time)."""
+    cdef Py_ssize_t index
+    key = object.__new__(RdbKeyType)
+    for index in range(FIELD_COUNT):
+        set_slot(key, FIELDS[index], DEFAULTS[index])
+    set_slot(key, K_NAME, name)
+    set_slot(key, K_ORIGIN, place[0])
+    set_slot(key, K_DB, place[1])
+    set_slot(key, K_TYPE, kind)
+    set_slot(key, K_TTL, -1)
+    set_slot(key, K_LENGTH, length)
+    set_slot(key, K_ENCODING, encoding)
+    set_slot(key, K_VALUE_BYTES, value_bytes)
+    return key
 
 
 #: Type byte → (type, encoding, listpack (else ziplist), entries per element) of the collections held in one
@@ -112,6 +159,8 @@ def run(walk):
     cdef bint deep = walk.deep
     cdef int embed_key = walk.embed_key
     cdef dict handlers = walk.handlers
+    now_ms = walk.now_ms
+    place = (walk.origin, walk.db)
     expire = None
     idle = None
     freq = None
@@ -174,10 +223,9 @@ def run(walk):
                         encoding = "embstr"
                     else:
                         encoding = "raw"
-                    fact = RdbKey(
-                        key, walk.origin, walk.db, "string", -1, None, size, encoding, idle, freq, None, None,
-                        value if want_head else None, record, pos - record, size,
-                    )
+                    fact = new_key(key, place, "string", size, encoding, size)
+                    if want_head:
+                        set_slot(fact, K_HEAD, value)
                 elif b == 0xC3 and buf[p + 1] < 0x80 and p + 2 + (buf[p + 1] >> 6) < end and buf[p + 2 + (buf[p + 1] >> 6)] < 0x80:
                     c = buf[p + 1]
                     if c < 0x40:
@@ -212,21 +260,14 @@ def run(walk):
                             else:
                                 head = b""
                     encoding = "embstr" if embedded(embed_key, n, ulen, expire is not None) else "raw"
-                    fact = RdbKey(
-                        key, walk.origin, walk.db, "string", -1, None, ulen, encoding, idle, freq, None, None,
-                        head, record, pos - record, ulen,
-                    )
+                    fact = new_key(key, place, "string", ulen, encoding, ulen)
+                    set_slot(fact, K_HEAD, head)
             elif 10 <= op <= 20 and buf[pos + 1] < 0x40 and not deep:
                 shape = COMPACT.get(op)
                 if shape is not None:
-                    fact = compact(walk, buf, end, pos, op, <tuple>shape)
+                    fact = compact(walk, place, buf, end, pos, op, <tuple>shape)
                     if fact is not None:
-                        fact.offset = record
                         pos = walk.pos
-                        fact.size = pos - record
-                        if idle is not None or freq is not None:
-                            fact.idle_seconds = idle
-                            fact.freq = freq
             if fact is None:
                 handler = handlers.get(op)
                 if handler is None:
@@ -241,30 +282,33 @@ def run(walk):
                     elif op != OP_META or walk.valkey:
                         record = pos
                         embed_key = walk.embed_key
+                        now_ms = walk.now_ms  # an AUX ctime sets it
+                        place = (walk.origin, walk.db)  # a SELECTDB sets them
                     continue
                 walk.record = record
                 walk.pos = pos + 1
                 walk.expire_pending = expire is not None
                 fact = handler(walk, op, walk._key())
                 pos = walk.pos
-                fact.offset = record
-                fact.size = pos - record
-                if idle is not None or freq is not None:
-                    fact.idle_seconds = idle
-                    fact.freq = freq
+            set_slot(fact, K_OFFSET, record)
+            set_slot(fact, K_SIZE, pos - record)
+            if idle is not None or freq is not None:
+                set_slot(fact, K_IDLE, idle)
+                set_slot(fact, K_FREQ, freq)
             if pos > end:
                 raise RdbError("unexpected end of file inside a record", min(record, end))
             record = pos
             if expire is not None:
-                fact.expire_at_ms = expire
-                fact.ttl_ms = expire - walk.now_ms
+                set_slot(fact, K_EXPIRE, expire)
+                left = expire - now_ms
                 expire = None
-                if fact.ttl_ms <= 0:
+                if left <= 0:
                     if walk.drop_expired:
                         walk.rdb.expired += 1
                         idle = freq = None
                         continue
-                    fact.ttl_ms = 0
+                    left = 0
+                set_slot(fact, K_TTL, left)
             idle = freq = None
             yield fact
     except Exception:
@@ -275,7 +319,9 @@ def run(walk):
     yield from pure_run(walk)
 
 
-cdef object compact(object walk, const unsigned char* buf, Py_ssize_t end, Py_ssize_t pos, int op, tuple shape):
+cdef object compact(
+    object walk, tuple place, const unsigned char* buf, Py_ssize_t end, Py_ssize_t pos, int op, tuple shape
+):
     """The RdbKey of a small collection in one blob at `pos` (its type byte), as the value reader of `op`
     gives it when the blob is not walked, with `walk.pos` after it; None when the record is anything else (a
     key of 64 bytes or more, a blob the reader would walk or reject, a length past the end): the value reader
@@ -325,17 +371,10 @@ cdef object compact(object walk, const unsigned char* buf, Py_ssize_t end, Py_ss
             return None
         entries //= <Py_ssize_t>shape[3]
     if op == 18:
-        fact = RdbKey(
-            (<const char*>buf)[pos + 2 : pos + 2 + n], walk.origin, walk.db, kind,
-            -1, None, entries, "listpack" if walk.list_packed else "quicklist", None, None, None, None, None,
-            0, 0, size,
-        )
-        fact.nodes = 1
-    else:
-        fact = RdbKey(
-            (<const char*>buf)[pos + 2 : pos + 2 + n], walk.origin, walk.db, kind,
-            -1, None, entries, encoding, None, None, None, None, None, 0, 0, size,
-        )
+        encoding = "listpack" if walk.list_packed else "quicklist"
+    fact = new_key((<const char*>buf)[pos + 2 : pos + 2 + n], place, kind, entries, encoding, size)
+    if op == 18:
+        set_slot(fact, K_NODES, 1)
     walk.pos = after
     return fact
 
@@ -356,19 +395,20 @@ def dump_facts(dump, db_only, type_only, matcher, dict counts, describe):
     for fact in dump:
         if model is None:
             model = describe()
-        db = fact.db or 0
+        db = slot(fact, K_DB) or 0
         counts[db] = counts.get(db, 0) + 1
         if db_only is not None and db != db_only:
             continue
-        kind = fact.type
+        kind = slot(fact, K_TYPE)
         if type_only is not None and kind != type_only:
             continue
-        if matcher is not None and matcher.match(fact.name) is None:
+        name = slot(fact, K_NAME)
+        if matcher is not None and matcher.match(name) is None:
             continue
         if kind in MEMO_TYPES:
             estimate_key = (
-                kind, fact.encoding, len(fact.name), fact.expire_at_ms is not None, fact.value_bytes, fact.length,
-                fact.nodes, fact.hfe_fields,
+                kind, slot(fact, K_ENCODING), len(name), slot(fact, K_EXPIRE) is not None,
+                slot(fact, K_VALUE_BYTES), slot(fact, K_LENGTH), slot(fact, K_NODES), slot(fact, K_HFE),
             )
             memory = memo.get(estimate_key)
             if memory is None:
@@ -376,9 +416,9 @@ def dump_facts(dump, db_only, type_only, matcher, dict counts, describe):
                 if len(memo) >= MEMO_LIMIT:
                     memo.clear()
                 memo[estimate_key] = memory
-            fact.memory = memory
+            set_slot(fact, K_MEMORY, memory)
         else:
-            fact.memory = model(fact)
+            set_slot(fact, K_MEMORY, model(fact))
         yield fact
 
 

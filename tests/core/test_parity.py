@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rediscipline import compiled
 from rediscipline.api import RdbScanOptions, scan_rdb, settings_for
@@ -23,10 +25,11 @@ from rediscipline.engine.runner import KERNEL
 from rediscipline.render.json_output import render_json
 from rediscipline.settings.loader import Overrides
 from rediscipline.sources.rdb.errors import RdbError
+from rediscipline.sources.rdb.lzf import LzfError, decompress
 from rediscipline.sources.rdb.parser import WALK, open_rdb
 from tests.rdb.conftest import require_compiled
 from tests.support.fixtures import rdb_fixtures_dir
-from tests.support.rdbwriter import RdbBuilder, enc_len, enc_str, intset, listpack, ziplist
+from tests.support.rdbwriter import RdbBuilder, enc_len, enc_str, intset, listpack, lzf_compress, lzf_literal, ziplist
 
 ROOT = rdb_fixtures_dir() or Path("/nonexistent")
 FIXTURES = sorted(ROOT.glob("*/*.rdb"))
@@ -188,3 +191,25 @@ def test_damaged_dumps_give_the_same_error_at_the_same_offset(tmp_path: Path) ->
                 first = on_core(False, lambda options=options: facts(path, **options))
                 second = on_core(True, lambda options=options: facts(path, **options))
                 assert first == second, (len(damaged), options)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    data=st.one_of(
+        st.binary(max_size=200),
+        st.binary(min_size=1, max_size=3000).map(lzf_compress),
+        st.binary(min_size=1, max_size=300).map(lzf_literal),
+    ),
+    size=st.integers(0, 4000),
+    limit=st.one_of(st.none(), st.integers(0, 2000)),
+)
+def test_lzf_gives_the_same_bytes_and_errors(data: bytes, size: int, limit: int | None) -> None:
+    """Valid streams at their size and at wrong ones, damaged and random streams, whole or up to a limit."""
+
+    def decode() -> bytes | str:
+        try:
+            return decompress(data, size, limit)
+        except LzfError as error:
+            return f"LzfError: {error}"
+
+    assert on_core(False, decode) == on_core(True, decode)

@@ -20,7 +20,7 @@ CYTHON_VERSION = cython.__version__
 # What the walk reads from the pure modules, bound on the first call (`bind`): importing this module stays
 # as light as `rediscipline --version` needs it to be.
 cdef bint bound = False
-cdef object pure_run, RdbError, decompress, is_int, RdbKey, LZF_MAX_RATIO
+cdef object pure_run, RdbError, LzfError, decompress, is_int, RdbKey, LZF_MAX_RATIO
 cdef Py_ssize_t HEAD, DECODE_FROM, INT_MAX_BYTES, EMBSTR_MAX, STEP, WALK_FROM, UNKNOWN
 cdef int EMBED_R, EMBED_V, OP_MS, OP_IDLE_, OP_FREQ_, OP_EXPIRE_S, OP_META
 cdef frozenset INT_FIRST
@@ -35,7 +35,7 @@ cdef Py_ssize_t K_HEAD, K_OFFSET, K_SIZE, K_VALUE_BYTES, K_NODES, K_HFE
 
 
 cdef void bind() except *:
-    global bound, pure_run, RdbError, decompress, is_int, RdbKey, LZF_MAX_RATIO, HEAD, DECODE_FROM
+    global bound, pure_run, RdbError, LzfError, decompress, is_int, RdbKey, LZF_MAX_RATIO, HEAD, DECODE_FROM
     global INT_MAX_BYTES, EMBSTR_MAX, STEP, WALK_FROM, UNKNOWN, EMBED_R, EMBED_V, OP_MS, OP_IDLE_, OP_FREQ_
     global OP_EXPIRE_S, OP_META, INT_FIRST, RdbKeyType, FIELD_COUNT, DEFAULTS
     global K_NAME, K_ORIGIN, K_DB, K_TYPE, K_TTL, K_MEMORY, K_LENGTH, K_ENCODING, K_IDLE, K_FREQ, K_EXPIRE
@@ -45,7 +45,7 @@ cdef void bind() except *:
     from rediscipline.redis_meta import encodings
     from rediscipline.sources.rdb import blobs, errors, lzf, parser, primitives, records
 
-    pure_run, RdbError, decompress = parser.Walk.run, errors.RdbError, lzf.decompress
+    pure_run, RdbError, LzfError, decompress = parser.Walk.run, errors.RdbError, lzf.LzfError, lzf_decompress
     is_int, RdbKey, LZF_MAX_RATIO = primitives.is_int, records.RdbKey, primitives.LZF_MAX_RATIO
     HEAD, DECODE_FROM = primitives.HEAD_BYTES, primitives.HEAD_DECODE_FROM
     INT_MAX_BYTES, EMBSTR_MAX = encodings.INT_STRING_MAX_BYTES, encodings.EMBSTR_MAX_BYTES
@@ -492,3 +492,51 @@ def elements(walk, Py_ssize_t count, Py_ssize_t per_item, int score=0):
             raise RdbError("collection runs past the end of the file", walk.record)
     walk.pos = pos
     return total, largest
+
+
+def lzf_decompress(const unsigned char[:] data, Py_ssize_t size, limit=None):
+    """`lzf.decompress`, the same bytes and the same LzfError for the same input."""
+    if not bound:
+        bind()
+    cdef Py_ssize_t want = size if limit is None else min(size, <Py_ssize_t>limit)
+    cdef Py_ssize_t end = data.shape[0], ip = 0, op = 0, run, back, start, i
+    cdef unsigned int ctrl
+    # The output may pass `want` by one token (at most 264 bytes) before the loop stops, as the pure one's does.
+    cdef bytearray out = bytearray(want + 300)
+    cdef unsigned char* o = out
+    while op < want:
+        if ip >= end:
+            raise LzfError("compressed data ends before its announced length")
+        ctrl = data[ip]
+        ip += 1
+        if ctrl < 32:
+            run = ctrl + 1
+            if ip + run > end:
+                raise LzfError("literal run past the end of the compressed data")
+            for i in range(run):
+                o[op + i] = data[ip + i]
+            op += run
+            ip += run
+        else:
+            run = ctrl >> 5
+            if run == 7:
+                if ip >= end:
+                    raise LzfError("truncated back-reference")
+                run += data[ip]
+                ip += 1
+            if ip >= end:
+                raise LzfError("truncated back-reference")
+            back = ((ctrl & 0x1F) << 8) + data[ip] + 1
+            ip += 1
+            start = op - back
+            if start < 0:
+                raise LzfError("back-reference before the start of the output")
+            run += 2
+            for i in range(run):  # byte by byte: an overlapping copy repeats the pattern, as LZF means it to
+                o[op + i] = o[start + i]
+            op += run
+        if op > size:
+            raise LzfError("decompressed data is longer than announced")
+    if limit is None and (op != size or ip != end):
+        raise LzfError("decompressed length differs from the announced one")
+    return bytes(out[:want])

@@ -20,7 +20,7 @@ DEPTRY_DEV := $(BIN)/deptry tests benchmarks scripts --exclude '(^|/)\.venv/' --
 	--known-first-party scripts --known-first-party hatch_build --ignore DEP002,DEP004 --per-rule-ignores DEP003=psutil
 
 .DEFAULT_GOAL := test
-.PHONY: venv build-ext lint test smoke demo demo-html demo-keys bench bench-scan bench-cluster bench-rdb bench-code bench-startup \
+.PHONY: venv build-ext lint test smoke fuzz-asan demo demo-html demo-keys bench bench-scan bench-cluster bench-rdb bench-code bench-startup \
 	bench-html docs clean distclean
 
 # ---- environment ---------------------------------------------------------------------------------------------
@@ -64,6 +64,10 @@ test: venv
 # README's commands against it, a throwaway redis-server included. Keep the folder: make smoke SMOKE_ARGS=--keep
 smoke: venv
 	$(BIN)/python scripts/smoke_install.py $(SMOKE_ARGS)
+
+# The damaged-dump tests on the compiled core built with AddressSanitizer, in a copy of src/ (about 2 minutes)
+fuzz-asan: venv
+	$(BIN)/python scripts/fuzz_asan.py
 
 # ---- showcases -----------------------------------------------------------------------------------------------
 

@@ -27,7 +27,7 @@ from rediscipline.settings.loader import Overrides
 from rediscipline.sources.rdb.errors import RdbError
 from rediscipline.sources.rdb.lzf import LzfError, decompress
 from rediscipline.sources.rdb.parser import WALK, open_rdb
-from tests.rdb.conftest import require_compiled
+from tests.support.cores import require_compiled
 from tests.support.fixtures import rdb_fixtures_dir
 from tests.support.rdbwriter import RdbBuilder, enc_len, enc_str, intset, listpack, lzf_compress, lzf_literal, ziplist
 

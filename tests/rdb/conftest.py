@@ -12,17 +12,15 @@ metadata and deep mode. A kind that is not installed is skipped, except redis70 
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from rediscipline import compiled
 from rediscipline.sources.rdb.parser import WALK, open_rdb
 from rediscipline.sources.rdb.records import RdbHeader, RdbKey
 from tests.live.conftest import require_kind
+from tests.support.cores import core_fixture
 from tests.support.rdbdumps import DumpTruth, build_dump
 
 DUMP_KINDS = ("redis62", "redis70", "redis82", "valkey91")
@@ -55,26 +53,7 @@ def parse_file(path: Path, *, deep: bool = False) -> Parsed:
         )  # fmt: skip
 
 
-@pytest.fixture(scope="package", params=["compiled", "pure"], autouse=True)
-def core(request: pytest.FixtureRequest) -> Iterator[str]:
-    """Which core the tests of this package read dumps with (switched by `REDISCIPLINE_PURE`)."""
-    name: str = request.param
-    with pytest.MonkeyPatch.context() as patch:
-        if name == "pure":
-            patch.setenv(compiled.PURE_VARIABLE, "1")
-        else:
-            patch.delenv(compiled.PURE_VARIABLE, raising=False)
-            require_compiled(WALK)
-        yield name
-
-
-def require_compiled(module: str) -> None:
-    """Skip without the compiled module `module`, or fail under CI (which builds it)."""
-    if compiled.load(module) is None:
-        reason = f"{module} is not built in this checkout (make build-ext)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason, pytrace=False)
-        pytest.skip(reason)
+core = core_fixture(WALK)
 
 
 @pytest.fixture(scope="module", params=DUMP_KINDS)

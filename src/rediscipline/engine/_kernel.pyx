@@ -365,7 +365,9 @@ def consume(engine, facts):
                     feed.key(fact, <bytes>name)
                     continue
             feed.sync()
+            feed = None  # the engine's own counts are the current ones while the handler runs
             handler(fact)
             feed = Feed(engine)  # the fact may have changed what the feed read (a sample rate, a server)
     finally:
-        feed.sync()
+        if feed is not None:
+            feed.sync()

@@ -20,7 +20,7 @@ CYTHON_VERSION = cython.__version__
 # What the walk reads from the pure modules, bound on the first call (`bind`): importing this module stays
 # as light as `rediscipline --version` needs it to be.
 cdef bint bound = False
-cdef object pure_run, RdbError, LzfError, decompress, is_int, RdbKey, LZF_MAX_RATIO
+cdef object pure_run, RdbError, LzfError, is_int, LZF_MAX_RATIO
 cdef Py_ssize_t HEAD, DECODE_FROM, INT_MAX_BYTES, EMBSTR_MAX, STEP, WALK_FROM, UNKNOWN
 cdef int EMBED_R, EMBED_V, OP_MS, OP_IDLE_, OP_FREQ_, OP_EXPIRE_S, OP_META
 cdef frozenset INT_FIRST
@@ -35,7 +35,7 @@ cdef Py_ssize_t K_HEAD, K_OFFSET, K_SIZE, K_VALUE_BYTES, K_NODES, K_HFE
 
 
 cdef void bind() except *:
-    global bound, pure_run, RdbError, LzfError, decompress, is_int, RdbKey, LZF_MAX_RATIO, HEAD, DECODE_FROM
+    global bound, pure_run, RdbError, LzfError, is_int, LZF_MAX_RATIO, HEAD, DECODE_FROM
     global INT_MAX_BYTES, EMBSTR_MAX, STEP, WALK_FROM, UNKNOWN, EMBED_R, EMBED_V, OP_MS, OP_IDLE_, OP_FREQ_
     global OP_EXPIRE_S, OP_META, INT_FIRST, RdbKeyType, FIELD_COUNT, DEFAULTS
     global K_NAME, K_ORIGIN, K_DB, K_TYPE, K_TTL, K_MEMORY, K_LENGTH, K_ENCODING, K_IDLE, K_FREQ, K_EXPIRE
@@ -45,8 +45,8 @@ cdef void bind() except *:
     from rediscipline.redis_meta import encodings
     from rediscipline.sources.rdb import blobs, errors, lzf, parser, primitives, records
 
-    pure_run, RdbError, LzfError, decompress = parser.Walk.run, errors.RdbError, lzf.LzfError, lzf_decompress
-    is_int, RdbKey, LZF_MAX_RATIO = primitives.is_int, records.RdbKey, primitives.LZF_MAX_RATIO
+    pure_run, RdbError, LzfError = parser.Walk.run, errors.RdbError, lzf.LzfError
+    is_int, LZF_MAX_RATIO = primitives.is_int, primitives.LZF_MAX_RATIO
     HEAD, DECODE_FROM = primitives.HEAD_BYTES, primitives.HEAD_DECODE_FROM
     INT_MAX_BYTES, EMBSTR_MAX = encodings.INT_STRING_MAX_BYTES, encodings.EMBSTR_MAX_BYTES
     STEP, WALK_FROM, UNKNOWN = parser.RELEASE_STEP, parser.WALK_BLOBS_FROM, blobs.UNKNOWN_COUNT
@@ -252,7 +252,7 @@ def run(walk):
                     head = None
                     if want_head and clen:
                         if ulen >= DECODE_FROM:
-                            head = decompress((<const char*>buf)[q:pos], ulen, HEAD)
+                            head = lzf_decompress((<const char*>buf)[q:pos], ulen, HEAD)
                         else:
                             run_length = buf[q] + 1
                             if run_length <= 32:
@@ -347,7 +347,7 @@ cdef object compact(
         data = length_at(buf, data, end, &size)
         if data < 0 or size > LZF_MAX_RATIO * clen or data + clen > end:
             return None
-        head = decompress((<const char*>buf)[data : data + clen], size, header + 2)
+        head = lzf_decompress((<const char*>buf)[data : data + clen], size, header + 2)
         after = data + clen
     else:
         data = length_at(buf, p, end, &size)

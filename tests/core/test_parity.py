@@ -165,10 +165,38 @@ def _fast_path_dump(rng: random.Random, writer: str = "redis72") -> bytes:
         elif kind == 10:
             b.raw(prefix + b"\x10" + enc_str(key) + enc_str(listpack([b"f", b"v" * 200] * 30)))  # walked: 12 KB
         else:
-            b.raw(prefix + b"\x04" + enc_str(key) + enc_len(1) + enc_str(b"field") + enc_str(b"value"))
+            op, value = _one_by_one(rng)
+            b.raw(prefix + op + enc_str(key) + value)
         if i == 200:
             b.select(1)
     return b.build()
+
+
+def _one_by_one(rng: random.Random) -> tuple[bytes, bytes]:
+    """A type byte (1-5) and key-less value of a collection stored element by element: a count, then strings
+    of every encoding (6-, 14- and 32-bit lengths, 8/16/32-bit integers, LZF), each zset member followed by
+    its score (text with the 253-255 forms for type 3, 8 bytes for type 5)."""
+    op = rng.randrange(1, 6)
+    count = rng.choice([0, 1, 3, 8])
+    out = enc_len(count)
+    for _ in range(count * (2 if op == 4 else 1)):
+        form = rng.randrange(6)
+        if form == 0:
+            out += enc_str(b"m" * rng.randrange(64))
+        elif form == 1:
+            out += enc_str(b"w" * rng.randrange(64, 300))
+        elif form == 2:
+            out += enc_str(b"x" * rng.randrange(40), len_width=32)
+        elif form in (3, 4):
+            number = rng.choice([0, -1, 7, -128, 127, 300, -30_000, 70_000, -(2**31)])
+            out += enc_str(str(number).encode(), as_int=True)
+        else:
+            out += enc_str(b"compressible member " * rng.randrange(1, 5), lzf="backref")
+        if op == 3:
+            out += rng.choice([b"\xfd", b"\xfe", b"\xff", b"\x031.5", b"\x02-2"])
+        elif op == 5:
+            out += rng.randbytes(8)
+    return bytes([op]), out
 
 
 def _damaged(data: bytes) -> Iterator[bytes]:

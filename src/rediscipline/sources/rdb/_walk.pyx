@@ -21,6 +21,7 @@ CYTHON_VERSION = cython.__version__
 # as light as `rediscipline --version` needs it to be.
 cdef bint bound = False
 cdef object pure_run, RdbError, LzfError, is_int, LZF_MAX_RATIO
+cdef tuple WALK_ERRORS
 cdef Py_ssize_t HEAD, DECODE_FROM, INT_MAX_BYTES, EMBSTR_MAX, STEP, WALK_FROM, UNKNOWN
 cdef int EMBED_R, EMBED_V, OP_MS, OP_IDLE_, OP_FREQ_, OP_EXPIRE_S, OP_META
 cdef frozenset INT_FIRST
@@ -31,21 +32,22 @@ cdef Py_ssize_t FIELDS[40]
 cdef Py_ssize_t FIELD_COUNT = 0
 cdef tuple DEFAULTS
 cdef Py_ssize_t K_NAME, K_ORIGIN, K_DB, K_TYPE, K_TTL, K_MEMORY, K_LENGTH, K_ENCODING, K_IDLE, K_FREQ, K_EXPIRE
-cdef Py_ssize_t K_HEAD, K_OFFSET, K_SIZE, K_VALUE_BYTES, K_NODES, K_HFE
+cdef Py_ssize_t K_HEAD, K_OFFSET, K_SIZE, K_VALUE_BYTES, K_NODES, K_HFE, K_LARGEST
 
 
 cdef void bind() except *:
-    global bound, pure_run, RdbError, LzfError, is_int, LZF_MAX_RATIO, HEAD, DECODE_FROM
+    global bound, pure_run, RdbError, LzfError, is_int, LZF_MAX_RATIO, HEAD, DECODE_FROM, WALK_ERRORS
     global INT_MAX_BYTES, EMBSTR_MAX, STEP, WALK_FROM, UNKNOWN, EMBED_R, EMBED_V, OP_MS, OP_IDLE_, OP_FREQ_
     global OP_EXPIRE_S, OP_META, INT_FIRST, RdbKeyType, FIELD_COUNT, DEFAULTS
     global K_NAME, K_ORIGIN, K_DB, K_TYPE, K_TTL, K_MEMORY, K_LENGTH, K_ENCODING, K_IDLE, K_FREQ, K_EXPIRE
-    global K_HEAD, K_OFFSET, K_SIZE, K_VALUE_BYTES, K_NODES, K_HFE
+    global K_HEAD, K_OFFSET, K_SIZE, K_VALUE_BYTES, K_NODES, K_HFE, K_LARGEST
     cdef Py_ssize_t index
     import dataclasses
     from rediscipline.redis_meta import encodings
     from rediscipline.sources.rdb import blobs, errors, lzf, parser, primitives, records
 
     pure_run, RdbError, LzfError = parser.Walk.run, errors.RdbError, lzf.LzfError
+    WALK_ERRORS = parser.WALK_ERRORS
     is_int, LZF_MAX_RATIO = primitives.is_int, primitives.LZF_MAX_RATIO
     HEAD, DECODE_FROM = primitives.HEAD_BYTES, primitives.HEAD_DECODE_FROM
     INT_MAX_BYTES, EMBSTR_MAX = encodings.INT_STRING_MAX_BYTES, encodings.EMBSTR_MAX_BYTES
@@ -68,6 +70,7 @@ cdef void bind() except *:
     K_ENCODING, K_IDLE, K_FREQ = offsets["encoding"], offsets["idle_seconds"], offsets["freq"]
     K_EXPIRE, K_HEAD, K_OFFSET, K_SIZE = offsets["expire_at_ms"], offsets["head"], offsets["offset"], offsets["size"]
     K_VALUE_BYTES, K_NODES, K_HFE = offsets["value_bytes"], offsets["nodes"], offsets["hfe_fields"]
+    K_LARGEST = offsets["largest_element"]
     bound = True
 
 
@@ -262,6 +265,10 @@ def run(walk):
                     encoding = "embstr" if embedded(embed_key, n, ulen, expire is not None) else "raw"
                     fact = new_key(key, place, "string", ulen, encoding, ulen)
                     set_slot(fact, K_HEAD, head)
+            elif 1 <= op <= 5 and buf[pos + 1] < 0x40:
+                fact = one_by_one(place, buf, end, pos, op, &p)
+                if fact is not None:
+                    pos = p
             elif 10 <= op <= 20 and buf[pos + 1] < 0x40 and not deep:
                 shape = COMPACT.get(op)
                 if shape is not None:
@@ -317,6 +324,98 @@ def run(walk):
     walk.pos = record
     walk.record = record
     yield from pure_run(walk)
+
+
+#: Type byte → (type, encoding, strings per element, score after each: 0 none, 1 text, 2 binary) of the
+#: collections stored element by element (`values._one_by_one`, `values._zset`).
+cdef dict ONE_BY_ONE = {
+    1: ("list", "linkedlist", 1, 0),
+    2: ("set", "hashtable", 1, 0),
+    3: ("zset", "skiplist", 1, 1),
+    4: ("hash", "hashtable", 2, 0),
+    5: ("zset", "skiplist", 1, 2),
+}
+
+
+cdef object one_by_one(tuple place, const unsigned char* buf, Py_ssize_t end, Py_ssize_t pos, int op, Py_ssize_t* after):
+    """The RdbKey of a collection stored element by element at `pos` (its type byte), as its value reader
+    gives it, with where the record ends in `after`; None when an element is of a form `stepped` leaves to
+    the value reader or the record runs past the end: the reader then reads it from its first byte."""
+    cdef Py_ssize_t n = buf[pos + 1]
+    cdef Py_ssize_t p = pos + 2 + n
+    cdef Py_ssize_t count = 0, total = 0, largest = 0
+    cdef tuple shape = ONE_BY_ONE[op]
+    p = length_at(buf, p, end, &count)
+    if p < 0:
+        return None
+    p = stepped(buf, end, p, count * <Py_ssize_t>shape[2], shape[3], &total, &largest)
+    if p < 0:
+        return None
+    fact = new_key((<const char*>buf)[pos + 2 : pos + 2 + n], place, shape[0], count, shape[1], total)
+    set_slot(fact, K_LARGEST, largest)
+    after[0] = p
+    return fact
+
+
+cdef Py_ssize_t stepped(
+    const unsigned char* buf, Py_ssize_t end, Py_ssize_t pos, Py_ssize_t items, int score,
+    Py_ssize_t* total, Py_ssize_t* largest,
+):
+    """`values.elements` without a walk: step over `items` strings from `pos`, each followed by a score when
+    `score` is set (1: a length byte then text, 2: 8 bytes), adding their lengths to `total` and the longest
+    to `largest`; where they end, or -1 when a string is compressed or has a 64-bit length (read by
+    `Walk._skip`) or anything runs past `end`. Each string takes at least one byte, so a count that claims more
+    than the file holds ends the loop at the end of the file."""
+    cdef Py_ssize_t i, size, n
+    cdef unsigned char b
+    for i in range(items):
+        if pos >= end:
+            return -1
+        b = buf[pos]
+        if b < 0x40:
+            size = b
+            pos += 1 + b
+        elif b < 0x80:
+            if pos + 1 >= end:
+                return -1
+            size = (b & 0x3F) << 8 | buf[pos + 1]
+            pos += 2 + size
+        elif b == 0x80:
+            if pos + 5 > end:
+                return -1
+            size = (<Py_ssize_t>buf[pos + 1]) << 24 | buf[pos + 2] << 16 | buf[pos + 3] << 8 | buf[pos + 4]
+            pos += 5 + size
+        elif b == 0xC0:
+            if pos + 1 >= end:
+                return -1
+            size = digits(<signed char>buf[pos + 1])
+            pos += 2
+        elif b == 0xC1:
+            if pos + 3 > end:
+                return -1
+            size = digits(<short>(buf[pos + 1] | buf[pos + 2] << 8))
+            pos += 3
+        elif b == 0xC2:
+            if pos + 5 > end:
+                return -1
+            size = digits(<int>(<unsigned int>buf[pos + 1] | <unsigned int>buf[pos + 2] << 8
+                                | <unsigned int>buf[pos + 3] << 16 | <unsigned int>buf[pos + 4] << 24))
+            pos += 5
+        else:
+            return -1
+        total[0] += size
+        if size > largest[0]:
+            largest[0] = size
+        if score == 2:
+            pos += 8
+        elif score == 1:
+            if pos >= end:
+                return -1
+            n = buf[pos]
+            pos += 1 if n >= 253 else 1 + n
+        if pos > end:
+            return -1
+    return pos
 
 
 cdef object compact(
@@ -384,42 +483,63 @@ cdef frozenset MEMO_TYPES = frozenset({"string", "list", "set", "zset", "hash"})
 cdef Py_ssize_t MEMO_LIMIT = 100_000
 
 
-def dump_facts(dump, db_only, type_only, matcher, dict counts, describe):
-    """`source.read_dump`'s loop over an open dump: count keys per db, filter, estimate memory. The model's
-    estimate of a string or collection is a function of the fields in its memo key, so equal keys are
-    estimated once; `describe()` picks the model when the first key arrives (after the AUX fields)."""
+def dump_facts(reading):
+    """`source._read` over a `source.DumpReading`: walk the dump, count keys per db, filter, estimate memory.
+    The model's estimate of a string or collection is a function of the fields in its memo key, so equal keys
+    are estimated once. The walk's own generator is driven here, its errors turned into the file's RdbError
+    as `RdbFile.keys` does: no Python generator stands between the file and the engine."""
     cdef dict memo = {}
+    cdef dict counts
     if not bound:
         bind()
-    model = None
-    for fact in dump:
-        if model is None:
-            model = describe()
-        db = slot(fact, K_DB) or 0
-        counts[db] = counts.get(db, 0) + 1
-        if db_only is not None and db != db_only:
-            continue
-        kind = slot(fact, K_TYPE)
-        if type_only is not None and kind != type_only:
-            continue
-        name = slot(fact, K_NAME)
-        if matcher is not None and matcher.match(name) is None:
-            continue
-        if kind in MEMO_TYPES:
-            estimate_key = (
-                kind, slot(fact, K_ENCODING), len(name), slot(fact, K_EXPIRE) is not None,
-                slot(fact, K_VALUE_BYTES), slot(fact, K_LENGTH), slot(fact, K_NODES), slot(fact, K_HFE),
-            )
-            memory = memo.get(estimate_key)
-            if memory is None:
-                memory = model(fact)
-                if len(memo) >= MEMO_LIMIT:
-                    memo.clear()
-                memo[estimate_key] = memory
-            set_slot(fact, K_MEMORY, memory)
-        else:
-            set_slot(fact, K_MEMORY, model(fact))
-        yield fact
+    dump = reading.open()
+    walk = None
+    keys = None
+    try:
+        walk = dump.start()
+        keys = run(walk)
+        options, counts, matcher = reading.options, reading.summary.keys_by_db, reading.matcher
+        db_only, type_only = options.db, options.type
+        model = None
+        while True:
+            try:
+                fact = next(keys)
+            except StopIteration:
+                break
+            except WALK_ERRORS as error:
+                raise dump.failure(error, walk) from None
+            if model is None:
+                model = reading.model()
+            db = slot(fact, K_DB) or 0
+            counts[db] = counts.get(db, 0) + 1
+            if db_only is not None and db != db_only:
+                continue
+            kind = slot(fact, K_TYPE)
+            if type_only is not None and kind != type_only:
+                continue
+            name = slot(fact, K_NAME)
+            if matcher is not None and matcher.match(name) is None:
+                continue
+            if kind in MEMO_TYPES:
+                estimate_key = (
+                    kind, slot(fact, K_ENCODING), len(name), slot(fact, K_EXPIRE) is not None,
+                    slot(fact, K_VALUE_BYTES), slot(fact, K_LENGTH), slot(fact, K_NODES), slot(fact, K_HFE),
+                )
+                memory = memo.get(estimate_key)
+                if memory is None:
+                    memory = model(fact)
+                    if len(memo) >= MEMO_LIMIT:
+                        memo.clear()
+                    memo[estimate_key] = memory
+                set_slot(fact, K_MEMORY, memory)
+            else:
+                set_slot(fact, K_MEMORY, model(fact))
+            yield fact
+        reading.finish()
+    finally:
+        if keys is not None:
+            keys.close()  # the walk holds a view of the map until its generator ends
+        reading.close()
 
 
 cdef inline Py_ssize_t digits(long long value):
@@ -434,19 +554,21 @@ cdef inline Py_ssize_t digits(long long value):
     return n
 
 
-def elements(walk, Py_ssize_t count, Py_ssize_t per_item, int score=0):
+def elements(walk, count, Py_ssize_t per_item, int score=0):
     """`values.elements`: step over `count * per_item` strings (each followed by a score when `score` is set);
     (total, largest). Reads past the end fail as the pure loop's do: IndexError where it indexes a byte beyond
-    the file, RdbError where an element's length runs past it."""
+    the file, RdbError where an element's length runs past it. Each string takes at least one byte, so a
+    count (up to 2^64) that claims more strings than bytes are left fails on the same byte as the pure loop."""
     if not bound:
         bind()
     cdef const unsigned char[:] view = walk.buf
     cdef const unsigned char* buf = &view[0]
     cdef Py_ssize_t end = view.shape[0]
     cdef Py_ssize_t pos = walk.pos
-    cdef Py_ssize_t total = 0, largest = 0, size, i, n
+    cdef Py_ssize_t total = 0, largest = 0, size, i, n, items
     cdef unsigned char b
-    for i in range(count * per_item):
+    items = min(count * per_item, end - pos + 1)
+    for i in range(items):
         if pos >= end:
             raise IndexError
         b = buf[pos]
@@ -475,7 +597,12 @@ def elements(walk, Py_ssize_t count, Py_ssize_t per_item, int score=0):
             pos += 1 + n
         else:
             walk.pos = pos
-            size = walk._skip()
+            skipped = walk._skip()
+            if walk.pos > end:  # a length past the end (up to 2^64): fail where the pure loop does
+                if score == 1:
+                    raise IndexError
+                raise RdbError("collection runs past the end of the file", walk.record)
+            size = skipped
             pos = walk.pos
         total += size
         if size > largest:

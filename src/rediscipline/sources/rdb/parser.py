@@ -148,22 +148,38 @@ class RdbFile:
         """Every key in file order; raises RdbError with the offset on malformed or unsupported data.
 
         With the compiled core, its twin of `Walk.run` walks the file (`sources.rdb._walk`)."""
+        walk = self.start()
+        fast = compiled.load(WALK)
+        try:
+            yield from walk.run() if fast is None else fast.run(walk)
+        except WALK_ERRORS as error:
+            raise self.failure(error, walk) from None
+
+    def start(self) -> Walk:
+        """A walk from the first record, stepping over elements with the compiled core's loop when it is in
+        use (the compiled dump loop, `_walk.dump_facts`, drives it itself)."""
         walk = Walk(self)
         fast = compiled.load(WALK)
         if fast is not None:
             walk.elements = fast.elements
-        try:
-            yield from walk.run() if fast is None else fast.run(walk)
-            return
-        except RdbError as error:
+        return walk
+
+    def failure(self, error: Exception, walk: Walk) -> RdbError:
+        """The RdbError, with this file's path and an offset, that an error of `WALK_ERRORS` raised by `walk`
+        stands for."""
+        if isinstance(error, RdbError):
             reason, offset = error.reason, error.offset
-        except (IndexError, struct.error, BlobError, LzfError, ValueError, OverflowError) as error:
-            reason, offset = _describe(error), min(walk.record, walk.end)
-        except MemoryError:
+        elif isinstance(error, MemoryError):
             reason, offset = "a length field asks for more memory than is available", walk.record
+        else:
+            reason, offset = _describe(error), min(walk.record, walk.end)
         if self.header.envelope is not None:
             reason += f" (offset in the decompressed {self.header.envelope} data)"
-        raise RdbError(reason, offset, self.path) from None
+        return RdbError(reason, offset, self.path)
+
+
+#: What a walk over damaged data can raise; `RdbFile.failure` turns each into an RdbError with an offset.
+WALK_ERRORS = (RdbError, IndexError, struct.error, BlobError, LzfError, ValueError, OverflowError, MemoryError)
 
 
 def open_rdb(

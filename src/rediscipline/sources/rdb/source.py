@@ -23,7 +23,7 @@ from rediscipline.model.report import ServerSummary
 from rediscipline.model.source import Fact, PartRun, SourceOutcome
 from rediscipline.sources.errors import SourceError
 from rediscipline.sources.rdb.memory import DEFAULT_ALLOCATOR, model_for
-from rediscipline.sources.rdb.parser import WALK, open_rdb
+from rediscipline.sources.rdb.parser import WALK, RdbFile, open_rdb
 from rediscipline.sources.rdb.records import RdbHeader, RdbKey
 
 #: (bytes done, bytes in total) over every file of the run.
@@ -85,41 +85,78 @@ def dump_paths(inputs: Sequence[str]) -> list[str]:
 def read_dump(
     path: str, options: DumpOptions, summary: DumpSummary, progress: Callable[[int], None] | None = None
 ) -> Iterator[RdbKey]:
-    """The facts of one dump, filtered, with memory estimated; fills `summary` as it goes."""
-    matcher = GlobMatcher([options.match]) if options.match is not None else None
-    with open_rdb(path, deep=options.deep, verify=options.verify, head=options.head, progress=progress) as dump:
+    """The facts of one dump, filtered, with memory estimated; fills `summary` as it goes. The file is opened
+    when the first fact is asked for. With the compiled core its twin of the loop below reads the dump
+    (`_walk.dump_facts`), with no layer of Python per key."""
+    reading = DumpReading(path, options, summary, progress)
+    fast = compiled.load(WALK)
+    return _read(reading) if fast is None else fast.dump_facts(reading)
+
+
+def _read(reading: DumpReading) -> Iterator[RdbKey]:
+    dump = reading.open()
+    try:
+        options, counts = reading.options, reading.summary.keys_by_db
+        matcher = reading.matcher
+        model = None
+        for fact in dump:
+            if model is None:  # AUX fields precede the first key
+                model = reading.model()
+            db = fact.db or 0
+            counts[db] = counts.get(db, 0) + 1
+            if options.db is not None and db != options.db:
+                continue
+            if options.type is not None and fact.type != options.type:
+                continue
+            if matcher is not None and matcher.match(fact.key) is None:
+                continue
+            fact.memory = model(fact)
+            yield fact
+        reading.finish()
+    finally:
+        reading.close()
+
+
+class DumpReading:
+    """One dump being read by `read_dump`'s loop (either core's): opened by `open`, its summary filled from
+    the header there, from the AUX fields by `model` (called when the first key arrives, after them) and
+    from what follows the last key by `finish`."""
+
+    def __init__(
+        self, path: str, options: DumpOptions, summary: DumpSummary, progress: Callable[[int], None] | None
+    ) -> None:
+        self.path, self.options, self.summary, self.progress = path, options, summary, progress
+        self.matcher = GlobMatcher([options.match]) if options.match is not None else None
+        self.dump: RdbFile | None = None
+        self._model: Callable[[RdbKey], int] | None = None
+
+    def open(self) -> RdbFile:
+        options, summary = self.options, self.summary
+        dump = self.dump = open_rdb(
+            self.path, deep=options.deep, verify=options.verify, head=options.head, progress=self.progress
+        )
         header = dump.header
         summary.label, summary.size, summary.envelope = header.label, header.size, header.envelope
         summary.flavor = "valkey" if header.magic == "VALKEY" else "redis"
-        counts = summary.keys_by_db
-        models: list[Callable[[RdbKey], int]] = []
+        return dump
 
-        def describe() -> Callable[[RdbKey], int]:
-            models.append(_describe(summary, dump.aux, header, options.allocator))
-            return models[0]
+    def model(self) -> Callable[[RdbKey], int]:
+        """The memory model the dump's AUX fields call for (the summary filled from them on the first call)."""
+        if self._model is None:
+            assert self.dump is not None
+            self._model = _describe(self.summary, self.dump.aux, self.dump.header, self.options.allocator)
+        return self._model
 
-        fast = compiled.load(WALK)
-        if fast is not None:  # the compiled twin of the loop below (`_walk.dump_facts`)
-            yield from fast.dump_facts(dump, options.db, options.type, matcher, counts, describe)
-        else:
-            model = None
-            for fact in dump:
-                if model is None:  # AUX fields precede the first key
-                    model = describe()
-                db = fact.db or 0
-                counts[db] = counts.get(db, 0) + 1
-                if options.db is not None and db != options.db:
-                    continue
-                if options.type is not None and fact.type != options.type:
-                    continue
-                if matcher is not None and matcher.match(fact.key) is None:
-                    continue
-                fact.memory = model(fact)
-                yield fact
-        if not models:
-            describe()
+    def finish(self) -> None:
+        dump, summary = self.dump, self.summary
+        assert dump is not None
+        self.model()
         summary.checksum, summary.expired = dump.checksum, dump.expired
         summary.functions, summary.modules = len(dump.functions), tuple(sorted(set(dump.module_aux)))
+
+    def close(self) -> None:
+        if self.dump is not None:
+            self.dump.close()
 
 
 def _describe(

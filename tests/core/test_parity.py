@@ -105,9 +105,9 @@ WRITERS = {
 
 @pytest.mark.parametrize("writer", sorted(WRITERS))
 def test_a_dump_made_to_exercise_the_fast_paths(tmp_path: Path, writer: str) -> None:
-    """Strings plain, int-like, compressed and long, keys of 63 and 64 bytes, every compact blob type, quicklists
-    of one and two nodes, expiries (past ones dropped), idle and frequency prefixes, two databases: facts and
-    reports alike."""
+    """Strings plain, int-like, int-encoded, compressed and long, keys of 63 and 64 bytes, every compact blob type,
+    quicklists of one and two nodes, collections stored element by element, expiries (past ones dropped), idle
+    and frequency prefixes, two databases: facts and reports alike."""
     path = tmp_path / "fast.rdb"
     path.write_bytes(_fast_path_dump(random.Random(7), writer))
     same_on_both(path)
@@ -137,7 +137,9 @@ def _fast_path_dump(rng: random.Random, writer: str = "redis72") -> bytes:
             value = rng.choice([b"12345", b"-7", b"007", b"9" * 21, b"\x80\x04\x95", b"y" * 300])
             edge = rng.choice([33, 41, 44, 111, 113]) - len(key) + rng.choice([-1, 0, 1])  # embstr limits
             value = value if rng.random() < 0.3 else b"z" * max(0, edge)
-            b.raw(prefix + b"\x00" + enc_str(key) + enc_str(value))
+            number = rng.choice([None, 0, -1, 127, -128, 128, 32767, -32769, 2**31 - 1, -(2**31)])
+            encoded = enc_str(value) if number is None else enc_str(str(number).encode(), as_int=True)
+            b.raw(prefix + b"\x00" + enc_str(key) + encoded)
         elif kind == 1:
             b.raw(
                 prefix

@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
+from rediscipline import compiled
 from rediscipline.model.facts import KeyFact
 from rediscipline.model.location import Location
-from rediscipline.rules.ttl.expiry_cliff import SECOND_COUNTERS, ExpiryCliffOptions, _CliffAccumulator
+from rediscipline.rules.ttl.expiry_cliff import SECOND_COUNTERS, TWIN, ExpiryCliffOptions, _CliffAccumulator
 from tests.rules.casefile import Case, run_case
+from tests.support.cores import require_compiled
 
 NOW = 1_704_067_200_000  # 2024-01-01T00:00:00Z, in ms
 ORIGIN = Location("live", "redis://test:6379")
@@ -118,3 +122,33 @@ def test_tracked_patterns_are_bounded_and_big_patterns_survive() -> None:
         accumulator.add(_fact(f"tail{i}:x", NOW, 3600 + i), f"tail{i}:x".encode())
         assert len(accumulator.patterns) <= 100
     assert [(r.pattern, r.count) for r in accumulator.finish()] == [(b"big:cliff:*", 150)]
+
+
+def _state(acc: _CliffAccumulator) -> list[tuple[bytes, int, dict[int, list[object]], dict[int, list[object]]]]:
+    return [(p, e.keys, dict(e.seconds.counts), dict(e.minutes.counts)) for p, e in acc.patterns.items()]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_compiled_add_changes_the_accumulator_as_the_method_does(seed: int) -> None:
+    """`_expiry_cliff.Adder`, which the compiled kernel calls instead of `add`: the same state key for key,
+    with tables small enough that patterns are pruned and bucket counters dropped, TTLs at each horizon ±1,
+    keys without a TTL, already expired and negative expiry times, and the part changing midway."""
+    twin = compiled.load(TWIN)
+    if twin is None:
+        require_compiled(TWIN)
+    rng = random.Random(seed)
+    options = ExpiryCliffOptions()
+    method, compiled_one = _CliffAccumulator(options, capacity=8), _CliffAccumulator(options, capacity=8)
+    adder = twin.Adder(compiled_one)
+    lefts = [None, -1, -2, 0, 59_999, 60_000, 60_001, 599_999, 600_000, 600_001, 3_600_000, 86_400_000]
+    for i in range(4000):
+        if i == 2000:
+            method.part = compiled_one.part = 1
+        pattern = f"p{rng.randrange(12)}:*".encode()
+        left = rng.choice(lefts) if rng.random() < 0.5 else rng.randrange(-5_000, 10_000_000)
+        expire_at = None if left is None else rng.choice([NOW, -NOW, 0]) + rng.randrange(200) * 997 + (left or 0)
+        fact = KeyFact(f"k:{i}".encode(), ORIGIN, 0, "string", ttl_ms=left, expire_at_ms=expire_at)
+        method.add(fact, pattern)
+        adder(fact, pattern)
+        assert _state(compiled_one) == _state(method), i
+    assert list(compiled_one.finish()) == list(method.finish())

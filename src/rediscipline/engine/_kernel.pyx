@@ -329,7 +329,7 @@ cdef class Feed:
         for gated in <tuple>slot(verdict, V_GATED):
             gate = (<tuple>gated)[1]
             if gate is None or passes(<tuple>gate, fact):
-                (<tuple>gated)[0].add(fact, recorded)
+                (<tuple>gated)[2](fact, recorded)
         memory = slot(fact, F_MEMORY)
         if key_type is not None or slot(fact, F_TTL) is not None or memory is not None or slot(fact, F_LENGTH) is not None:
             engine = self.engine

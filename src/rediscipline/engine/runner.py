@@ -94,8 +94,9 @@ class NameVerdict:
     violations: tuple[ResolvedViolation, ...]
     flags: bool  # some violation is a warning or worse: the key counts as flagged
     accumulators: tuple[Accumulator, ...]  # aggregates that want this key's facts
-    #: the same, each with its compiled gate (None: every key), for the compiled core
-    gated_accumulators: tuple[tuple[Accumulator, CompiledGate | None], ...]
+    #: the same, each with its compiled gate (None: every key) and its `add` (the compiled twin's, when it has
+    #: one), for the compiled core
+    gated_accumulators: tuple[tuple[Accumulator, CompiledGate | None, Callable[[KeyFact, bytes], None]], ...]
     name_accumulators: tuple[Accumulator, ...]  # the subset that needs nothing but the name and type
     template: KeyTemplate
     scope: Scope
@@ -504,7 +505,9 @@ class Engine:
             violations=tuple(resolved),
             flags=any(v.severity >= Severity.WARNING for v in resolved),
             accumulators=tuple(acc for _rule, acc in wanted),
-            gated_accumulators=tuple((acc, acc.gate.compiled() if acc.gate else None) for _rule, acc in wanted),
+            gated_accumulators=tuple(
+                (acc, acc.gate.compiled() if acc.gate else None, acc.twin_add() or acc.add) for _rule, acc in wanted
+            ),
             name_accumulators=tuple(acc for rule, acc in wanted if rule.needs <= NAME_FIELDS),
             template=template,
             scope=rules,

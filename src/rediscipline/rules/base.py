@@ -247,6 +247,11 @@ class Accumulator:
     def add(self, fact: KeyFact, pattern: bytes) -> None:
         raise NotImplementedError
 
+    def twin_add(self) -> Callable[[KeyFact, bytes], None] | None:
+        """A compiled callable that does what `add` does to this accumulator, for the compiled engine kernel to
+        call instead; None (the default) when there is none or the compiled core is off."""
+        return None
+
     def merge(self, other: Accumulator) -> None:
         """Fold the accumulator of another part (same rule, same options) into this one; `other` is spent."""
         raise NotImplementedError

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, cast
 
+from rediscipline import compiled
 from rediscipline.model.facts import KeyFact
 from rediscipline.model.finding import Example, Violation
 from rediscipline.model.location import Location
@@ -40,6 +41,8 @@ TRACKED_PATTERNS = 4096
 SECOND_COUNTERS = 128
 MINUTE_COUNTERS = 32
 EXAMPLES = 3
+#: The compiled twin of `_CliffAccumulator.add` (`_expiry_cliff.Adder`).
+TWIN = "rediscipline.rules.ttl._expiry_cliff"
 
 
 @dataclass(frozen=True)
@@ -167,6 +170,10 @@ class _CliffAccumulator(Accumulator):
             entry.seconds.add(expire_at // 1000, name, fact.origin, self.part)
         if left >= MINUTE_HORIZON_MS:
             entry.minutes.add(expire_at // 60_000, name, fact.origin, self.part)
+
+    def twin_add(self) -> Callable[[KeyFact, bytes], None] | None:
+        fast = compiled.load(TWIN)
+        return None if fast is None else cast(Callable[[KeyFact, bytes], None], fast.Adder(self))
 
     def merge(self, other: Accumulator) -> None:
         assert isinstance(other, _CliffAccumulator)

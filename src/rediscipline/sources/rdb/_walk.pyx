@@ -1,10 +1,11 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """The compiled twin of `Walk.run`: the same walk over a dump, with the commonest records read in C.
 
-The prefix opcodes of a key (expiry in ms, idle, frequency) and a string value under a key of at most 63 bytes,
-plain or LZF-compressed with 6- or 14-bit lengths, are decoded here, from the file's bytes through a pointer;
-every other record goes through the same value readers (`values.py`) and opcode handling (`Walk`) the pure walk
-calls, with the same arguments. A record the fast path cannot prove lies inside the file (a truncated or
+The prefix opcodes of a key (expiry in ms, idle, frequency) and, under a key of at most 63 bytes, a string
+(plain or LZF-compressed with 6- or 14-bit lengths, or an 8/16/32-bit integer), a compact collection (from its
+blob's header) or a collection stored element by element are decoded here, from the file's bytes through a
+pointer; every other record goes through the same value readers (`values.py`) and opcode handling (`Walk`)
+the pure walk calls, with the same arguments. A record the fast path cannot prove lies inside the file (a truncated or
 damaged dump) is handed, from its first byte, to the pure walk, which then reads the rest of the file: both
 cores raise the same error at the same offset because the same code raises it.
 
@@ -158,6 +159,7 @@ def run(walk):
     cdef Py_ssize_t n, p, size, start, clen, ulen, q, run_length
     cdef unsigned char op, b, c, u
     cdef unsigned long long stamp
+    cdef long long number
     cdef bint want_head = walk.want_head
     cdef bint deep = walk.deep
     cdef int embed_key = walk.embed_key
@@ -229,6 +231,23 @@ def run(walk):
                     fact = new_key(key, place, "string", size, encoding, size)
                     if want_head:
                         set_slot(fact, K_HEAD, value)
+                elif 0xC0 <= b <= 0xC2:
+                    size = 1 << (b & 0x3F)
+                    if p + 1 + size > end:
+                        break
+                    if size == 1:
+                        number = <signed char>buf[p + 1]
+                    elif size == 2:
+                        number = <short>(buf[p + 1] | buf[p + 2] << 8)
+                    else:
+                        number = <int>(<unsigned int>buf[p + 1] | <unsigned int>buf[p + 2] << 8
+                                       | <unsigned int>buf[p + 3] << 16 | <unsigned int>buf[p + 4] << 24)
+                    text = str(number).encode()
+                    key = (<const char*>buf)[pos + 2 : p]
+                    pos = p + 1 + size
+                    fact = new_key(key, place, "string", len(text), "int", len(text))
+                    if want_head:
+                        set_slot(fact, K_HEAD, text)
                 elif b == 0xC3 and buf[p + 1] < 0x80 and p + 2 + (buf[p + 1] >> 6) < end and buf[p + 2 + (buf[p + 1] >> 6)] < 0x80:
                     c = buf[p + 1]
                     if c < 0x40:
@@ -337,7 +356,9 @@ cdef dict ONE_BY_ONE = {
 }
 
 
-cdef object one_by_one(tuple place, const unsigned char* buf, Py_ssize_t end, Py_ssize_t pos, int op, Py_ssize_t* after):
+cdef object one_by_one(
+    tuple place, const unsigned char* buf, Py_ssize_t end, Py_ssize_t pos, int op, Py_ssize_t* after
+):
     """The RdbKey of a collection stored element by element at `pos` (its type byte), as its value reader
     gives it, with where the record ends in `after`; None when an element is of a form `stepped` leaves to
     the value reader or the record runs past the end: the reader then reads it from its first byte."""

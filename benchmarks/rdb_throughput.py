@@ -13,7 +13,8 @@ a slow phase of this shared machine hits all of them alike; the page cache is wa
   ours no-verify    the same scan with `--no-verify` (no CRC-64)
   ours parse/scan (pure)  the same with `REDISCIPLINE_PURE=1`: the pure-Python core, beside the compiled one
 
-Every command is a fresh process (interpreter start-up included, ~50 ms) with stdout discarded; peak RSS is
+Every command is a fresh process (interpreter start-up included, ~50 ms; without PYTHONDONTWRITEBYTECODE, as
+an installed tool runs, the probe run writing the .pyc files) with stdout discarded; peak RSS is
 GNU `/usr/bin/time -f %M` of that process (psutil polling without GNU time): run_measured() of
 scan_throughput.py. Reported per command: the best (lowest) wall time of the runs and, in brackets, the
 median; MB/s = file bytes / 10^6 / best seconds; keys/s = keys the server held / best seconds; the speed
@@ -50,7 +51,7 @@ from pathlib import Path
 from types import FrameType
 
 from rdb_datasets import DEFAULT_DIR, Dataset, ensure
-from scan_throughput import Run, mark, parse_count, rediscipline_argv, run_measured
+from scan_throughput import Run, installed_env, mark, parse_count, rediscipline_argv, run_measured
 from timing import gnu_time
 
 TARGET_VS_CHECK = {"a": 1.0, "b": 0.8, "c": 1.0}
@@ -127,7 +128,7 @@ def availability(tool: Tool, probe: Dataset, scan_args: Sequence[str]) -> str | 
         out = Path(tmp) / "report.json"
         argv = tool.argv(probe.path, out, scan_args)
         try:
-            done = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False)
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False, env=installed_env())
         except subprocess.TimeoutExpired:
             return f"no result on the probe dump within 120 s: {shlex.join(argv)}"
         if done.returncode != 0:

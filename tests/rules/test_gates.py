@@ -223,3 +223,42 @@ def test_a_uniform_rule_gives_one_verdict_to_every_key_past_its_gate(
         if gate.passes(fact)
     }
     assert len(verdicts) <= 1
+
+
+def _server(version: str, flavor: str = "redis", **config: str) -> ServerFact:
+    info = {"redis_version": version} | (
+        {"server_name": "valkey", "valkey_version": version} if flavor == "valkey" else {}
+    )
+    return ServerFact(Location("live", "redis://gate"), info=info, config=config or None)
+
+
+@pytest.mark.parametrize(
+    "server",
+    [
+        None,
+        _server("6.2.14"),
+        _server("7.0.15"),
+        _server("7.2.4"),
+        _server("7.2.4", **{"list-max-listpack-size": "8", "hash-max-listpack-entries": "100"}),
+        _server("6.2.14", **{"set-max-listpack-entries": "64", "zset-max-ziplist-entries": "33"}),
+        _server("9.1.0", "valkey", **{"set-max-listpack-entries": "5"}),
+    ],
+    ids=["no-server", "6.2", "7.0", "7.2", "7.2-tuned", "6.2-tuned", "valkey-9.1"],
+)
+@pytest.mark.parametrize("near", [0, 0.2, 1])
+def test_the_compact_encoding_gate_lets_every_reportable_length_through(server: ServerFact | None, near: float) -> None:
+    """VAL004's gate bounds the length by the server's limits, so every length up to past them is tried: each
+    type in its non-compact encoding at each length, on servers with default and tuned limits."""
+    from rediscipline.rules.value.compact_encoding_lost import NON_COMPACT, CompactEncodingLost
+
+    rule = CompactEncodingLost()
+    ctx = RuleContext(build(rule.Options, {"near": near}), rule.meta.severity, None, server=server)
+    gate = rule.gate(ctx)
+    reported = 0
+    for kind, encoding in NON_COMPACT.items():
+        for length in range(1300):
+            fact = KeyFact(b"user:1", Location("rdb", "gate.rdb", db=0), 0, kind, -1, 100, length, encoding)
+            if rule.check(fact, KeyTemplate.literal(b"user:1"), ctx) is not None:
+                reported += 1
+                assert gate.passes(fact), (kind, length)
+    assert reported  # the loop reached reportable keys on every server

@@ -94,6 +94,9 @@ cdef bint passes(tuple gate, object fact):
             elif op == 3:
                 if value not in operand:
                     break
+            elif op == 5:
+                if not value <= operand:
+                    break
             elif not (type(value) is bytes and (<bytes>value).startswith(operand)):
                 break
         else:

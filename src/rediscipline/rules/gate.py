@@ -22,7 +22,7 @@ from typing import Any
 from rediscipline.model.facts import KeyFact
 
 #: Comparisons a condition can make, by the code the compiled core dispatches on.
-OPS = {">": 0, ">=": 1, "==": 2, "in": 3, "prefix": 4}
+OPS = {">": 0, ">=": 1, "==": 2, "in": 3, "prefix": 4, "<=": 5}
 #: The fields a condition can read, by the index the compiled core reads them at.
 FACT_FIELDS = tuple(field.name for field in fields(KeyFact))
 
@@ -81,4 +81,6 @@ def _holds(value: Any, op: str, operand: Any) -> bool:
         return bool(value == operand)
     if op == "in":
         return value in operand
+    if op == "<=":
+        return bool(value <= operand)
     return isinstance(value, bytes) and value.startswith(operand)

@@ -14,7 +14,7 @@ from rediscipline.model.text import Text
 from rediscipline.redis_meta.encodings import LIST_NODE_MAX_BYTES
 from rediscipline.redis_meta.versions import HASH_FIELD_TTL, LISTPACK_SETTINGS, SMALL_SETS_AND_LISTS_AS_LISTPACK, VALKEY
 from rediscipline.rules.base import FactRule, RuleContext, rule
-from rediscipline.rules.gate import Gate, when
+from rediscipline.rules.gate import NEVER, Gate, when
 from rediscipline.rules.options import RuleOptions, option
 from rediscipline.rules.value.sizes import ELEMENT_NOUNS, STORED_CHECKS, count_text
 
@@ -165,7 +165,16 @@ class CompactEncodingLost(FactRule[CompactEncodingOptions]):
     reads_server = frozenset({SERVER_CONFIG})
 
     def gate(self, ctx: RuleContext[CompactEncodingOptions]) -> Gate:
-        return when("encoding", "in", frozenset(NON_COMPACT.values()))
+        """Per type with limits here: its non-compact encoding, at a length `_judge` can report (at most the
+        entries limit plus `near` of it)."""
+        gate = NEVER
+        for kind, encoding in NON_COMPACT.items():
+            limits = _limits(kind, ctx.server)
+            if limits is None or limits.entries <= 0:
+                continue
+            longest = limits.entries * (1 + ctx.options.near)
+            gate |= when("type", "==", kind, ("encoding", "==", encoding), ("length", "<=", longest))
+        return gate
 
     def check(self, fact: KeyFact, key: KeyTemplate, ctx: RuleContext[CompactEncodingOptions]) -> Violation | None:
         kind, count = fact.type or "", fact.length

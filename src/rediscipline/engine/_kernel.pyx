@@ -104,8 +104,24 @@ cdef bint passes(tuple gate, object fact):
     return False
 
 
+cdef extern from *:
+    int clzll "__builtin_clzll"(unsigned long long) nogil
+
+cdef enum:
+    # Keys of fewer memory bits than this (under 4 GiB) are counted in the C tables; a bigger one in the lists.
+    SMALL_BITS = 32
+    # Keys counted in C between two syncs at most, so that a bucket's memory sum stays below 2^63.
+    SYNC_EVERY = 1 << 30
+    # Minutes and hours of the TTL timeline counted in C; any beyond are counted in the lists.
+    TIMELINE_CAP = 2048
+cdef long long SMALL_LIMIT = (<long long>1) << SMALL_BITS
+
+
 cdef class Keyspace:
-    """`KeyspaceCollector.add` over the collector's own tables (read once per `consume`)."""
+    """`KeyspaceCollector.add` over the collector's own tables (read once per `consume`).
+
+    The key-size buckets of keys under 4 GiB and the TTL timeline are counted in C arrays and added into the
+    collector's lists by `sync`; the rest is the collector's own objects."""
 
     cdef object collector
     cdef list size_keys, size_memory, per_minute, per_hour
@@ -115,6 +131,12 @@ cdef class Keyspace:
     cdef int top
     cdef bint sampled
     cdef Py_ssize_t keys  # the collector's `keys`, written back by `sync`
+    cdef long long small_keys[SMALL_BITS + 1]
+    cdef long long small_memory[SMALL_BITS + 1]
+    cdef long long minute_keys[TIMELINE_CAP]
+    cdef long long hour_keys[TIMELINE_CAP]
+    cdef long long pending  # keys counted in the C tables since the last sync
+    cdef long long minutes, hours
 
     def __init__(self, collector):
         self.collector = collector
@@ -131,19 +153,52 @@ cdef class Keyspace:
         self.top = collector.top
         self.sampled = collector._sample is not None
         self.keys = collector.keys
+        self.minutes = min(len(self.per_minute), TIMELINE_CAP)
+        self.hours = min(len(self.per_hour), TIMELINE_CAP)
+        for index in range(SMALL_BITS + 1):
+            self.small_keys[index] = 0
+            self.small_memory[index] = 0
+        for index in range(TIMELINE_CAP):
+            self.minute_keys[index] = 0
+            self.hour_keys[index] = 0
+        self.pending = 0
 
     cdef void sync(self) except *:
+        cdef Py_ssize_t index
         self.collector.keys = self.keys
+        if not self.pending:
+            return
+        for index in range(SMALL_BITS + 1):
+            if self.small_keys[index]:
+                self.size_keys[index] += self.small_keys[index]
+                self.size_memory[index] += self.small_memory[index]
+                self.small_keys[index] = 0
+                self.small_memory[index] = 0
+        for index in range(self.minutes):
+            if self.minute_keys[index]:
+                self.per_minute[index] += self.minute_keys[index]
+                self.minute_keys[index] = 0
+        for index in range(self.hours):
+            if self.hour_keys[index]:
+                self.per_hour[index] += self.hour_keys[index]
+                self.hour_keys[index] = 0
+        self.pending = 0
 
     cdef void add(self, object fact, object namespace, bytes pattern) except *:
         cdef Py_ssize_t size
-        cdef long long minute
+        cdef long long minute, small
         cdef bint has_ttl
         cdef list counter, row
         collector = self.collector
         memory = slot(fact, F_MEMORY)
         if memory is None:
             memory = 0
+        elif type(memory) is int and 0 <= memory < SMALL_LIMIT:
+            small = memory
+            size = 0 if small == 0 else 64 - clzll(<unsigned long long>small)
+            self.small_keys[size] += 1
+            self.small_memory[size] += small
+            self.pending += 1
         else:
             size = memory.bit_length()
             if size >= len(self.size_keys):
@@ -156,10 +211,18 @@ cdef class Keyspace:
             has_ttl = True
             minute = ttl // MINUTE if ttl < 2 ** 62 else END_MINUTE
             if minute < MINUTES:
-                self.per_minute[minute] += 1
+                if minute < self.minutes:
+                    self.minute_keys[minute] += 1
+                    self.pending += 1
+                else:
+                    self.per_minute[minute] += 1
                 bucket = BY_MINUTE[minute]
             elif minute < END_MINUTE:
-                self.per_hour[minute // 60] += 1
+                if minute // 60 < self.hours:
+                    self.hour_keys[minute // 60] += 1
+                    self.pending += 1
+                else:
+                    self.per_hour[minute // 60] += 1
                 bucket = BY_HOUR[minute // 60]
             else:
                 collector._expire_later += 1
@@ -167,6 +230,8 @@ cdef class Keyspace:
         else:
             has_ttl = False
             bucket = NO_EXPIRY if ttl == -1 else "?"
+        if self.pending >= SYNC_EVERY:
+            self.sync()
         self.keys += 1
         if self.sampled:
             if memory:

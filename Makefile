@@ -102,7 +102,7 @@ bench-cluster: venv
 	$(BIN)/python benchmarks/cluster_fleet.py $(BENCH_ARGS)
 
 # Offline RDB audit vs redis-check-rdb and rdb-py on three dumps made by the local Redis 7.0 (built once, ~2 min,
-# cached in ~/.cache/rediscipline-bench). Options: make bench-rdb BENCH_ARGS="--repeat 5 --rss-curve".
+# cached in ~/.cache/rediscipline-bench). Options: make bench-rdb BENCH_ARGS="--repeat 5 --rss-curve b2,b10".
 bench-rdb: venv
 	$(BIN)/python benchmarks/rdb_throughput.py $(BENCH_ARGS)
 

@@ -14,7 +14,9 @@ socket work on the other CPU) and saved with SAVE straight into the cache direct
        strings, 500 k listpack hashes, 300 k intsets, 200 k listpack zsets, 300 k lists, 20 hashes of 50 k
   c    hashtable-heavy, ~75 MB, 330,650 keys: hash/zset listpacks and intsets disabled (hashtable and skiplist
        only, what RDB <= 9 can hold), strings, no lists, streams or functions
-  b2   b at twice the size (5.6 M keys, ~800 MB), for the RSS curve only (`--with-b2`)
+  b2   b at twice the size (5.6 M keys, ~800 MB), for the RSS curve only (`--with b2`)
+  b10  b at ten times the size (28 M keys, ~4 GB; the server needs ~8 GB of RAM), for the RSS curve only
+       (`--with b10`)
   probe  a few keys of every type (< 1 MB): lets the benchmark check quickly that a scanner works at all
 
 PLAIN quicklist nodes: Redis 7.0 makes a node PLAIN only for an element >= its packed threshold, 1 GB by
@@ -31,7 +33,7 @@ Built here (7.0.15): a 242.8 MB, 419,929 keys (db0 381,781, db1 38,148), 77,737 
 A dump is reused when `<name>.rdb` and `<name>.json` (its metadata: generator version, size, keys and
 expires per db, encodings) are in the cache directory with the current GENERATOR_VERSION and size.
 
-    .venv/bin/python benchmarks/rdb_datasets.py [--dir ~/.cache/rediscipline-bench] [--only a,b,c] [--with-b2]
+    .venv/bin/python benchmarks/rdb_datasets.py [--dir ~/.cache/rediscipline-bench] [--only a,b,c] [--with b2,b10]
                                                  [--force]
 """
 
@@ -59,7 +61,7 @@ from tests.support.servers import ServerProcess, binary_version, start_server  #
 
 GENERATOR_VERSION = 1  # bump whenever a fill changes, so that cached dumps are rebuilt
 DEFAULT_DIR = Path("~/.cache/rediscipline-bench")
-NAMES = ("a", "b", "c", "b2", "probe")
+NAMES = ("a", "b", "c", "b2", "b10", "probe")
 DEFAULT_NAMES = ("a", "b", "c")
 REDIS_CLI = Path("/usr/bin/redis-cli")
 CENSUS_MAX_KEYS = 1_000_000  # TYPE + OBJECT ENCODING of every key only below this (b would take ~30 s)
@@ -483,6 +485,7 @@ SPECS = {
         "hashtable-heavy",
     ),
     "b2": Spec("b2", fill_b, 2.0, ("--maxmemory-policy", "allkeys-lru"), "key-heavy x2 (RSS curve)"),
+    "b10": Spec("b10", fill_b, 10.0, ("--maxmemory-policy", "allkeys-lru"), "key-heavy x10 (RSS curve)"),
     "probe": Spec("probe", fill_probe, 1.0, ("--maxmemory-policy", "allkeys-lfu"), "a few keys of every type"),
 }
 
@@ -651,13 +654,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Build (or reuse) the RDB dumps of the offline-audit benchmark.")
     parser.add_argument("--dir", type=Path, default=DEFAULT_DIR, help=f"cache directory (default {DEFAULT_DIR})")
     parser.add_argument("--only", type=parse_names, default=list(DEFAULT_NAMES), help="e.g. a,c (default a,b,c)")
-    parser.add_argument("--with-b2", action="store_true", help="also b2, b at twice the size (~800 MB)")
+    parser.add_argument(
+        "--with", dest="extra", type=parse_names, default=[], help="also b2 (b x2, ~800 MB) and/or b10 (b x10, ~4 GB)"
+    )
     parser.add_argument("--force", action="store_true", help="rebuild even when a valid cached dump exists")
     args = parser.parse_args(argv)
     if not REDIS_CLI.exists() or binary_version("redis70") is None:
         print("needs Debian's redis-server and redis-cli 7.0: apt-get install redis-server", file=sys.stderr)
         return 2
-    names = list(dict.fromkeys([*args.only, *(["b2"] if args.with_b2 else []), "probe"]))
+    names = list(dict.fromkeys([*args.only, *args.extra, "probe"]))
     for name in names:
         dataset = ensure(name, args.dir, force=args.force)
         print(dataset.summary(), flush=True)

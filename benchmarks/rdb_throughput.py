@@ -21,15 +21,15 @@ median; MB/s = file bytes / 10^6 / best seconds; keys/s = keys the server held /
 ratios against redis-check-rdb and rdb-py from the best times; peak RSS = the highest of the runs.
 
 Targets (reported, not asserted), for "ours scan": >= 1.0 x redis-check-rdb on a, >= 1.0 x on c, >= 0.8 x on
-b, faster than rdb-py on all three, peak RSS <= 150 MB. `--rss-curve` also builds b2 (b at twice the size,
-~800 MB) and prints the scan's peak RSS on b and b2: it must stay flat.
+b, faster than rdb-py on all three, peak RSS <= 150 MB. `--rss-curve b2,b10` also builds b2 and b10 (b at twice
+and ten times the size, ~800 MB and ~4 GB) and prints the scan's peak RSS on b and each: it must stay flat.
 
 Our rows are skipped, with the reason, when `rediscipline scan F.rdb` fails on the small `probe` dump (run
 first); rdb-py is skipped when not installed.
 
     .venv/bin/python benchmarks/rdb_throughput.py [--dir ~/.cache/rediscipline-bench] [--datasets a,b,c]
         [--repeat 3] [--tools check-rdb,rdb-py,parse,scan,no-verify,parse-pure,scan-pure] [--scan-args '...']
-        [--rss-curve]
+        [--rss-curve b2,b10]
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ from timing import gnu_time
 
 TARGET_VS_CHECK = {"a": 1.0, "b": 0.8, "c": 1.0}
 TARGET_RSS_MB = 150.0
-FLAT_GROWTH = 1.25  # b2 / b peak RSS at most this: "flat" with some allocator noise
+FLAT_GROWTH = 1.25  # a bigger dump's peak RSS / b's at most this: "flat" with some allocator noise
 CHUNK = 16 << 20
 
 # One line each, so that the printed commands can be pasted; both print the count (checked on the probe dump).
@@ -271,17 +271,19 @@ def print_targets(rows: list[Row], curve: list[Row]) -> bool:
             all_ok &= ok
             parts.append(f"peak RSS {ours.rss:.1f} MB (target <= {TARGET_RSS_MB:.0f}): {mark(ok)}")
         print(f"{name}: " + "; ".join(parts))
-    if len(curve) == 2 and all(r.rss for r in curve):
-        small, large = curve
-        assert small.rss and large.rss
-        growth = large.rss / small.rss
-        ok = large.rss <= TARGET_RSS_MB and growth <= FLAT_GROWTH
-        all_ok &= ok
-        print(
-            f"RSS curve: {small.dataset.name} {small.dataset.mb:.0f} MB -> {small.rss:.1f} MB RSS,"
-            f" {large.dataset.name} {large.dataset.mb:.0f} MB -> {large.rss:.1f} MB RSS (x{growth:.2f};"
-            f" target flat, <= x{FLAT_GROWTH} and <= {TARGET_RSS_MB:.0f} MB): {mark(ok)}"
-        )
+    if len(curve) >= 2 and all(r.rss for r in curve):
+        small = curve[0]
+        assert small.rss
+        for large in curve[1:]:
+            assert large.rss
+            growth = large.rss / small.rss
+            ok = large.rss <= TARGET_RSS_MB and growth <= FLAT_GROWTH
+            all_ok &= ok
+            print(
+                f"RSS curve: {small.dataset.name} {small.dataset.mb:.0f} MB -> {small.rss:.1f} MB RSS,"
+                f" {large.dataset.name} {large.dataset.mb:.0f} MB -> {large.rss:.1f} MB RSS (x{growth:.2f};"
+                f" target flat, <= x{FLAT_GROWTH} and <= {TARGET_RSS_MB:.0f} MB): {mark(ok)}"
+            )
     return all_ok
 
 
@@ -312,7 +314,12 @@ def main(argv: list[str] | None = None) -> int:
         "--tools", type=parse_list(tuple(TOOLS)), default=list(TOOLS), help=f"subset of {','.join(TOOLS)}"
     )
     parser.add_argument("--scan-args", type=str.split, default=[], help="extra options for rediscipline scan")
-    parser.add_argument("--rss-curve", action="store_true", help="also build b2 (~800 MB) and compare scan RSS")
+    parser.add_argument(
+        "--rss-curve",
+        type=parse_list(("b2", "b10")),
+        default=[],
+        help="b2 (~800 MB) and/or b10 (~4 GB): build them and compare the scan's peak RSS with b's",
+    )
     args = parser.parse_args(argv)
 
     timer = gnu_time()
@@ -342,7 +349,9 @@ def main(argv: list[str] | None = None) -> int:
                 b = next((r for r in rows if r.dataset.name == "b" and r.tool.name == "scan"), None)
                 if b is None:
                     b = measure_dataset(ensure("b", folder), scan, 1, timer, args.scan_args)[0]
-                curve = [b, measure_dataset(ensure("b2", folder), scan, 1, timer, args.scan_args)[0]]
+                curve = [b] + [
+                    measure_dataset(ensure(name, folder), scan, 1, timer, args.scan_args)[0] for name in args.rss_curve
+                ]
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130

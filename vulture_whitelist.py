@@ -19,6 +19,9 @@ rules_command  # src/rediscipline/cli/rules.py
 rule_command  # src/rediscipline/cli/rules.py
 create_command  # src/rediscipline/cli/baseline.py
 
+# Renderers: rediscipline.render.RENDERERS imports each by its module and function name, written as strings.
+render_github  # src/rediscipline/render/github.py
+
 # click.Group.format_commands, overridden: click calls it to write the command list of `--help`.
 format_commands  # src/rediscipline/cli/main.py
 

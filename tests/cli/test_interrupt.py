@@ -125,7 +125,7 @@ def assert_interrupted(watched: Watched) -> bytes:
 KEYS_IMPORTS = (
     "click",
     "rediscipline.cli.main",
-    "rich.console",
+    "rediscipline.engine.runner",
     "rediscipline.rules",
     "rediscipline.api",
     "rediscipline.cli.options",

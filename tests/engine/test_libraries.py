@@ -7,7 +7,15 @@ from dataclasses import replace
 import pytest
 
 from rediscipline.api import settings_for
-from rediscipline.engine.libraries import LibraryCatalog, LibraryPolicy, ShapeError, compile_shape, default_catalog
+from rediscipline.engine.libraries import (
+    LibraryCatalog,
+    LibraryPolicy,
+    ShapeError,
+    compile_shape,
+    default_catalog,
+    shape_literals,
+    typed,
+)
 from rediscipline.engine.runner import Engine
 from rediscipline.model.facts import KeyFact
 from rediscipline.model.keyname import SLOT_ANY, KeyTemplate, Placeholder
@@ -100,6 +108,59 @@ def test_a_nul_in_a_key_is_not_a_placeholder() -> None:
 def test_malformed_shapes_are_refused(shape: str) -> None:
     with pytest.raises(ShapeError):
         compile_shape(shape)
+
+
+def test_every_shape_of_the_catalog_compiles() -> None:
+    """The catalog compiles a row when a key is first tried against it: its syntax is checked here."""
+    rows = list(LibraryCatalog().rows())
+    assert len(rows) == sum(len(family.shapes) for family in FAMILIES)
+    for row in rows:
+        assert compile_shape(row.shape).pattern
+
+
+@pytest.mark.parametrize(
+    ("shape", "literals"),
+    [
+        ("jobs:job:{var}", (b"jobs:job:",)),
+        (":1:{rest}", (b":", b":")),  # a number may be an inferred placeholder
+        ("LIMITS:{{LIMITER/{rest}}}", (b"LIMITS:{LIMITER/", b"}")),
+        ("{prefix}:job:{name}:dependents", (b":job:", b":dependents")),
+        ("celery\x06\x16{int}", (b"celery\x06\x16",)),
+        ("{prefix}{name}", ()),
+    ],
+)
+def test_a_shape_literals_are_its_text_between_fields_and_numbers(shape: str, literals: tuple[bytes, ...]) -> None:
+    assert shape_literals(shape) == literals
+
+
+def test_a_row_is_compiled_when_a_template_holding_its_literal_text_is_first_tried() -> None:
+    catalog = LibraryCatalog(
+        (_family("jobs.job", "jobs:job:{var}"), _family("cache.entry", ":1:{rest}"), _family("x.y", "{name}::{rest}"))
+    )
+
+    def compiled() -> set[str]:
+        return {row.shape for row in catalog.rows() if row.compiled}
+
+    assert compiled() == set()
+    assert catalog.family_of(KeyTemplate(infer_parts(b"user:profile:1"))) is None
+    assert compiled() == {":1:{rest}"}  # `jobs:job:` is not in the name; nor is `::`
+    family = catalog.family_of(KeyTemplate(infer_parts(b"users::42")))
+    assert family is not None and family.id == "x.y"
+    assert compiled() == {":1:{rest}", "{name}::{rest}"}
+    family = catalog.family_of(KeyTemplate(infer_parts(b"jobs:job:7d4c8f1e-2860-4f1c-9d3b-6e1a2b3c4d5e")))
+    assert family is not None and family.id == "jobs.job"
+    assert compiled() == {":1:{rest}", "{name}::{rest}", "jobs:job:{var}"}
+
+
+def test_the_literal_text_never_keeps_a_row_from_a_template_it_matches() -> None:
+    """Every example of the catalog against every row: a row skipped for its literal text never matches."""
+    rows = list(LibraryCatalog().rows())
+    patterns = [compile_shape(row.shape) for row in rows]
+    examples = {example for family in FAMILIES for example in family.examples}
+    for example in sorted(examples):
+        rendered = typed(KeyTemplate(infer_parts(example.encode())))
+        for row, pattern in zip(rows, patterns, strict=True):
+            assert (row.fullmatch(rendered) is None) == (pattern.fullmatch(rendered) is None), (example, row.shape)
 
 
 def _engine(mode: str = "skip", modes: dict[str, str] | None = None) -> Engine:

@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rediscipline.api.defaults import settings_for
-from rediscipline.api.keys import KeyInput, check_key_names, check_keys
 
 if TYPE_CHECKING:
+    from rediscipline.api.keys import KeyInput, check_key_names, check_keys
     from rediscipline.api.live import LiveScanOptions, scan_live
     from rediscipline.api.rdb import RdbScanOptions, scan_rdb
 
@@ -32,7 +32,12 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    """Load a source only when it is used: `rediscipline keys` never needs redis-py or the RDB parser."""
+    """Load a source only when it is used: `rediscipline keys` never needs redis-py or the RDB parser, and a
+    scan never needs the key-list reader."""
+    if name in ("KeyInput", "check_key_names", "check_keys"):
+        from rediscipline.api import keys
+
+        return getattr(keys, name)
     if name in ("LiveScanOptions", "scan_live"):
         from rediscipline.api import live
 

@@ -23,7 +23,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, cast
 
 from rediscipline import __version__
-from rediscipline.api.executors import Executor
 from rediscipline.api.parts import EngineSpec, PartTask, consume, run_tasks
 from rediscipline.engine.folding import fold_key_sites
 from rediscipline.engine.libraries import LibraryPolicy, default_catalog
@@ -40,6 +39,7 @@ from rediscipline.settings.layering import Settings
 from rediscipline.settings.namespaces import options_set
 
 if TYPE_CHECKING:
+    from rediscipline.api.executors import Executor
     from rediscipline.engine.partial import Partial
     from rediscipline.suppress.baseline import Baseline
 

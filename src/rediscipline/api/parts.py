@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
-from rediscipline.api.executors import Executor
 from rediscipline.engine.libraries import LibraryPolicy
 from rediscipline.engine.runner import Engine
 from rediscipline.model.namespace import NamespacePolicy
@@ -24,6 +23,7 @@ from rediscipline.rules.base import ConfiguredRule
 from rediscipline.sources.errors import SourceError
 
 if TYPE_CHECKING:
+    from rediscipline.api.executors import Executor
     from rediscipline.engine.partial import Partial
 
 T = TypeVar("T")

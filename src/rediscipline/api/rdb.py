@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rediscipline.api.defaults import baseline_at, settings_for
 from rediscipline.api.driver import run
-from rediscipline.api.executors import Executor
 from rediscipline.model.report import Report
 from rediscipline.rules import default_registry
 from rediscipline.rules.registry import Registry
@@ -15,6 +15,9 @@ from rediscipline.settings.layering import Settings
 from rediscipline.sources.rdb.jobs import DumpJobs
 from rediscipline.sources.rdb.memory import DEFAULT_ALLOCATOR
 from rediscipline.sources.rdb.source import ByteProgress, DumpOptions, RdbSource
+
+if TYPE_CHECKING:
+    from rediscipline.api.executors import Executor
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,12 +8,12 @@ one-line help there is the one its command declares.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import click
 
@@ -25,9 +25,9 @@ PROG_NAME = "rediscipline"
 COMPLETE_VAR = "_REDISCIPLINE_COMPLETE"  # click's shell completion: `_REDISCIPLINE_COMPLETE=bash_source rediscipline`
 
 
-@dataclass(frozen=True, slots=True)
-class LazyCommand:
-    """Where a subcommand is defined, and its one-line help for the group's command list."""
+class LazyCommand(NamedTuple):
+    """Where a subcommand is defined, and its one-line help for the group's command list (a named tuple: the
+    `dataclasses` module is not imported by `--version` and `--help`)."""
 
     module: str
     attribute: str
@@ -102,6 +102,7 @@ class LazyGroup(CommandGroup):
         if entry is None:
             return None
         command = getattr(importlib.import_module(entry.module), entry.attribute)
+        resume_collector()
         assert isinstance(command, click.Command), f"{entry.module}.{entry.attribute} is not a click command"
         return command
 
@@ -112,6 +113,15 @@ class LazyGroup(CommandGroup):
         rows = [(name, click.Command(name, help=COMMANDS[name].short_help).get_short_help_str(limit)) for name in names]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
+
+
+def resume_collector() -> None:
+    """Turn the cyclic garbage collector back on if the executable paused it for start-up (`cli.entry`), first
+    freezing what start-up made (`gc.freeze`): the modules, classes and functions of the command, which live
+    as long as the process, are then never traversed again by the collections of the run."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
 
 
 def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:

@@ -13,10 +13,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 import click
-from rich.console import Console
 
 from rediscipline.cli.exits import EXIT_CLEAN, EXIT_FINDINGS
 from rediscipline.model.report import PATTERNS_SHOWN, Report
@@ -27,6 +26,9 @@ from rediscipline.render import RENDERERS
 from rediscipline.settings.layering import Settings
 from rediscipline.settings.loader import Overrides
 from rediscipline.sources.errors import SourceError
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -172,7 +174,10 @@ def open_output(path: Path | None) -> Iterator[TextIO]:
 
 
 def plain_console() -> Console:
-    """A console that never interprets markup or emoji codes in data (`u:{uid}:fr:m:` stays as is)."""
+    """A console that never interprets markup or emoji codes in data (`u:{uid}:fr:m:` stays as is); rich is
+    imported here, by the commands that print tables, never by a run that writes JSON."""
+    from rich.console import Console
+
     return Console(highlight=False, markup=False, emoji=False, soft_wrap=not sys.stdout.isatty())
 
 

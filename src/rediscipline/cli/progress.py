@@ -1,4 +1,8 @@
-"""A progress bar for long scans: keys/s and ETA on a terminal, nothing when stderr is not one."""
+"""A progress bar for long scans: keys/s and ETA on a terminal, nothing when stderr is not one.
+
+The bar itself (`cli.progress_bar`, and with it rich) is imported only when one is drawn: a scan whose stderr
+is not a terminal, or run with --no-progress, never loads it.
+"""
 
 from __future__ import annotations
 
@@ -6,31 +10,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    DownloadColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-    TransferSpeedColumn,
-)
-
 ProgressCallback = Callable[[int, int], None]  # (done, total): keys or bytes
-
-
-class _Rate(TextColumn):
-    """Keys per second, as a whole number (rich's own speed column shows bytes)."""
-
-    def __init__(self) -> None:
-        super().__init__("")
-
-    def render(self, task):  # type: ignore[no-untyped-def]  # rich's column API is untyped
-        speed = task.finished_speed or task.speed
-        return f"{speed:,.0f} keys/s" if speed else "… keys/s"
 
 
 @contextmanager
@@ -44,17 +24,9 @@ def scan_progress(label: str, enabled: bool | None = None, unit: str = "keys") -
     if not enabled:
         yield None
         return
-    bar = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        TaskProgressColumn(),
-        *((DownloadColumn(), TransferSpeedColumn()) if unit == "bytes" else (MofNCompleteColumn(), _Rate())),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
+    from rediscipline.cli.progress_bar import progress_bar
+
+    bar = progress_bar(unit)
     task = bar.add_task(label, total=None)
 
     def update(done: int, total: int) -> None:

@@ -12,7 +12,6 @@ import click
 
 from rediscipline.api import settings_for
 from rediscipline.cli.exits import EXIT_ERROR
-from rediscipline.cli.fleet import FLEET_FORMATS, write_fleet
 from rediscipline.cli.options import (
     output_options,
     overrides_from,
@@ -22,7 +21,6 @@ from rediscipline.cli.options import (
     showing_patterns,
     write_report,
 )
-from rediscipline.model.fleet import FleetReport
 from rediscipline.model.report import Report
 from rediscipline.redis_meta.records import KEY_TYPES
 from rediscipline.render import RENDERERS
@@ -38,6 +36,7 @@ from rediscipline.sources.live.defaults import (
 
 if TYPE_CHECKING:
     from rediscipline.api.live import ClusterOptions, LiveScanOptions
+    from rediscipline.model.fleet import FleetReport
 
 #: The dump allocator the memory model assumes unless told (`sources.rdb.memory`, not imported before a dump is read).
 DEFAULT_ALLOCATOR = "jemalloc"
@@ -316,6 +315,8 @@ def scan_command(
     settings = settings_for(overrides_from(params))
     targets: tuple[str, ...] = params["targets"]
     if len(targets) > 1 and all(_is_url(target) for target in targets):
+        from rediscipline.cli.fleet import FLEET_FORMATS, write_fleet  # the fleet report only for several servers
+
         if output_format not in FLEET_FORMATS:
             raise click.UsageError(f"several servers make a fleet report: --format {', '.join(FLEET_FORMATS)}")
         if baseline is not None:

@@ -7,6 +7,12 @@ or a key list and on key templates from code alike. Attribution runs once per te
 it with the template's verdict); the rows are indexed by the first two bytes of their literal prefix, so a
 template is tried against the few rows that can match, not the whole catalog.
 
+A row's expression is compiled the first time a template is tried against it, and a template is tried only
+against rows whose literal text it holds (`shape_literals`: every run of a shape's text between fields and
+digits is in any rendering the shape matches). A run whose keys belong to no library compiles none of the
+369 shapes (compiling them all costs ~25 ms, a tenth of a small dump's scan); `compile_shape` on every row of
+the catalog is a test's job (tests/engine/test_libraries.py).
+
 A shape that starts with `{prefix}` captures the library's configurable prefix. A row that `proves_prefix`
 attributes its keys at once and records the prefix; a row that waits for one (`waits_for_prefix`) only names
 the candidates (`LibraryCatalog.waiting`), and the engine settles them once every key of the run is in.
@@ -16,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rediscipline.model.keyname import (
@@ -104,6 +110,26 @@ def _literal(text: str) -> bytes:
     return b"".join(bytes((ord(c),)) if ord(c) < 256 else c.encode() for c in text)
 
 
+def shape_literals(shape: str) -> tuple[bytes, ...]:
+    """The runs of literal bytes every rendering a shape matches holds, as they are: its text between fields,
+    split at digits (a number may be a placeholder in the template), with `{{` and `}}` as the braces they
+    escape."""
+    texts: list[str] = []
+    current = ""
+    position = 0
+    for match in _FIELD.finditer(shape):
+        current += shape[position : match.start()]
+        token = match.group()
+        if token in ("{{", "}}"):
+            current += token[0]
+        else:
+            texts.append(current)
+            current = ""
+        position = match.end()
+    texts.append(current + shape[position:])
+    return tuple(_literal(piece) for text in texts for piece in re.split(r"[0-9]+", text) if piece)
+
+
 def literal_prefix(shape: str) -> bytes:
     """The bytes every template a shape matches starts with: its text before the first field or digit (a
     number may be a placeholder in the template)."""
@@ -125,27 +151,59 @@ def typed(template: KeyTemplate) -> bytes:
     return b"".join(out)
 
 
+class Row:
+    """One shape of a family: its literal runs and its expression, both made when a template is first tried."""
+
+    __slots__ = ("_literals", "_pattern", "family", "shape")
+
+    def __init__(self, shape: str, family: KeyFamily) -> None:
+        self.shape = shape
+        self.family = family
+        self._literals: tuple[bytes, ...] | None = None
+        self._pattern: re.Pattern[bytes] | None = None
+
+    @property
+    def compiled(self) -> bool:
+        return self._pattern is not None
+
+    def fullmatch(self, rendered: bytes) -> re.Match[bytes] | None:
+        """The match of the whole rendering, if the shape matches it."""
+        literals = self._literals
+        if literals is None:
+            literals = self._literals = shape_literals(self.shape)
+        for literal in literals:
+            if literal not in rendered:
+                return None
+        if self._pattern is None:
+            self._pattern = compile_shape(self.shape)
+        return self._pattern.fullmatch(rendered)
+
+
 class LibraryCatalog:
-    """The catalog's families, compiled and indexed for attribution."""
+    """The catalog's families, indexed for attribution (each row compiled on first use)."""
 
     def __init__(self, families: Iterable[KeyFamily] = FAMILIES) -> None:
         self.families: tuple[KeyFamily, ...] = tuple(families)
         self.by_id = {family.id: family for family in self.families}
         self._order = {family.id: order for order, family in enumerate(self.families)}
-        self._index: dict[bytes, list[tuple[re.Pattern[bytes], KeyFamily]]] = {}
+        self._index: dict[bytes, list[Row]] = {}
         for family in self.families:
             for shape in family.shapes:
                 prefix = literal_prefix(shape)[:2]
                 key = prefix if len(prefix) == 2 else _ANY_PREFIX
-                self._index.setdefault(key, []).append((compile_shape(shape), family))
-        self._unprefixed: Sequence[tuple[re.Pattern[bytes], KeyFamily]] = self._index.get(_ANY_PREFIX, [])
-        #: the rows that claim keys only under a proved prefix, in catalog order
+                self._index.setdefault(key, []).append(Row(shape, family))
+        self._unprefixed: Sequence[Row] = self._index.get(_ANY_PREFIX, [])
+        #: the rows that claim keys only under a proved prefix, in catalog order (`{prefix}` may only start a
+        #: shape, where it is the group `prefix`)
         self._waiting = [
-            (pattern, family)
-            for pattern, family in self._unprefixed
-            if "prefix" in pattern.groupindex and waits_for_prefix(family)
+            row for row in self._unprefixed if row.shape.startswith("{prefix}") and waits_for_prefix(row.family)
         ]
         self.libraries = frozenset(family.library for family in self.families)
+
+    def rows(self) -> Iterator[Row]:
+        """Every row, by index bucket."""
+        for rows in self._index.values():
+            yield from rows
 
     def family_of(self, template: KeyTemplate, key_type: str | None = None) -> KeyFamily | None:
         """The family `match` finds, unless it claims the key only under a prefix still to be proved."""
@@ -162,12 +220,12 @@ class LibraryCatalog:
         found: list[tuple[KeyFamily, bytes]] = []
         if len(rendered) > LONGEST_ATTRIBUTED:
             return found
-        for pattern, family in self._waiting:
-            if not _admits(family, key_type):
+        for row in self._waiting:
+            if not _admits(row.family, key_type):
                 continue
-            match = pattern.fullmatch(rendered)
+            match = row.fullmatch(rendered)
             if match is not None:
-                found.append((family, match.group("prefix")))
+                found.append((row.family, match.group("prefix")))
         return found
 
     def match(self, template: KeyTemplate, key_type: str | None = None) -> tuple[KeyFamily, bytes | None] | None:
@@ -180,14 +238,14 @@ class LibraryCatalog:
         candidates = self._index.get(rendered[:2], ())
         best: tuple[int, KeyFamily, bytes | None] | None = None
         for rows in (candidates, self._unprefixed):
-            for pattern, family in rows:
-                if not _admits(family, key_type):
+            for row in rows:
+                if not _admits(row.family, key_type):
                     continue
-                found = pattern.fullmatch(rendered)
+                found = row.fullmatch(rendered)
                 if found is not None:
-                    order = self._order[family.id]
+                    order = self._order[row.family.id]
                     if best is None or order < best[0]:
-                        best = (order, family, found.groupdict().get("prefix"))
+                        best = (order, row.family, found.groupdict().get("prefix"))
                     break
         return (best[1], best[2]) if best is not None else None
 
@@ -208,7 +266,7 @@ def waits_for_prefix(family: KeyFamily) -> bool:
 @functools.cache
 def default_catalog(ecosystem: str | None = None) -> LibraryCatalog:
     """The catalog of `redis_meta.libraries` (only one ecosystem's families: code of that language, whose keys
-    a library of another language does not write), compiled once per process."""
+    a library of another language does not write), indexed once per process."""
     return LibraryCatalog(family for family in FAMILIES if ecosystem is None or family.ecosystem == ecosystem)
 
 

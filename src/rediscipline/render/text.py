@@ -28,7 +28,6 @@ from rediscipline.render.labels import SEVERITY, label
 from rediscipline.render.libraries import advice, family_of
 from rediscipline.render.notes import note_text
 from rediscipline.render.sites import example_place, is_site
-from rediscipline.render.text_cluster import cluster_section
 from rediscipline.render.text_live import keyspace_section, score_line, server_line
 from rediscipline.render.text_patterns import patterns_section
 from rediscipline.render.text_sites import site_count, site_lines
@@ -204,6 +203,8 @@ def render_text(report: Report, stream: TextIO, lang: str = "en", color: bool = 
         console.print(RichText(label("no-findings", lang), style="green"))
     _by_rule(list(report.findings), report, console, lang)
     if report.stats.cluster is not None:
+        from rediscipline.render.text_cluster import cluster_section  # a cluster's report only
+
         cluster_section(report.stats.cluster, console, lang)
     if report.stats.keyspace is not None:
         keyspace_section(report.stats.keyspace, console, lang, report.stats.cluster)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text as RichText
 
 from rediscipline.model.cluster import ClusterView
@@ -57,7 +56,10 @@ def score_line(report: Report, lang: str) -> RichText | None:
 
 
 def table(console: Console, title: str, headers: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> None:
-    """A table of cells already escaped by the caller; each cell is a rich Text, never parsed as markup."""
+    """A table of cells already escaped by the caller; each cell is a rich Text, never parsed as markup. rich's
+    tables load with the first one (a report of code findings draws none)."""
+    from rich.table import Table
+
     table = Table(title=RichText(title), title_justify="left", title_style="bold", box=None, pad_edge=False)
     for index, header in enumerate(headers):
         table.add_column(RichText(header), justify="right" if index else "left", overflow="fold")

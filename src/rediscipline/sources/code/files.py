@@ -13,10 +13,12 @@ import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from rediscipline.sources.errors import SourceError
+
+if TYPE_CHECKING:
+    import pathspec
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 #: Folders never walked into: version control, virtual environments, caches, build output.
@@ -55,8 +57,8 @@ def shown_path(path: Path, root: Path) -> str:
 def find_files(targets: Sequence[str], selection: FileSelection, root: Path | None = None) -> list[SourceFile]:
     """The files to check, in a stable order, each once (see the module docstring)."""
     root = (root or Path.cwd()).resolve()
-    exclude = pathspec.GitIgnoreSpec.from_lines(selection.exclude) if selection.exclude else None
-    include = pathspec.GitIgnoreSpec.from_lines(selection.include) if selection.include else None
+    exclude = gitignore_spec(selection.exclude) if selection.exclude else None
+    include = gitignore_spec(selection.include) if selection.include else None
     found: dict[Path, SourceFile] = {}
     for target in targets:
         path = Path(target)
@@ -74,6 +76,14 @@ def find_files(targets: Sequence[str], selection: FileSelection, root: Path | No
             if wanted:
                 found.setdefault(file.resolve(), SourceFile(file, relative))
     return sorted(found.values(), key=lambda f: f.shown)
+
+
+def gitignore_spec(lines: Sequence[str]) -> pathspec.GitIgnoreSpec:
+    """Git's matching of `lines` (gitignore syntax). pathspec is imported when the first globs or `.gitignore`
+    file of a run are read: never by a check of files named one by one."""
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
 def _walk(folder: Path, ignores: _GitIgnores | None) -> Iterator[Path]:
@@ -117,7 +127,7 @@ class _GitIgnores:
                 lines = ignore_file.read_text(encoding="utf-8", errors="surrogateescape").splitlines()
             except OSError:
                 return
-            self._specs.append((folder, pathspec.GitIgnoreSpec.from_lines(lines)))
+            self._specs.append((folder, gitignore_spec(lines)))
 
     def ignored(self, path: Path, is_dir: bool) -> bool:
         resolved = path.resolve()

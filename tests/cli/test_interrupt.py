@@ -140,6 +140,56 @@ def test_interrupt_right_after_an_import(module: str, tmp_path: Path) -> None:
     assert assert_interrupted(watched) == b""
 
 
+#: Runs a command that makes a class whose attribute's `__set_name__` raises `RAISED` (argv[1]): what an import
+#: under way when a SIGINT arrives does; Python 3.11 hands the caller a RuntimeError caused by it.
+_SET_NAME_PROBE = """
+import sys, types
+import click
+from rediscipline.cli import main as cli_main
+from rediscipline.cli.entry import main
+
+RAISED = {"interrupt": KeyboardInterrupt, "bug": ValueError}[sys.argv[1]]
+
+class Raising:
+    def __set_name__(self, owner, name):
+        raise RAISED("raised by __set_name__")
+
+@click.command("make-class")
+def make_class():
+    type("Made", (), {"attribute": Raising()})
+
+module = types.ModuleType("make_class_command")
+module.make_class = make_class
+sys.modules[module.__name__] = module
+cli_main.COMMANDS["make-class"] = cli_main.LazyCommand(module.__name__, "make_class", "Make a class.")
+sys.argv = ["rediscipline", "make-class"]
+main()
+"""
+
+
+@pytest.mark.parametrize(
+    ("raised", "code", "stderr"),
+    [
+        ("interrupt", 130, "rediscipline: interrupted\n"),
+        ("bug", 2, "rediscipline: error: internal error: RuntimeError: Error calling __set_name__ on 'Raising' "
+         "instance 'attribute' in 'Made' (set REDISCIPLINE_DEBUG=1 for the traceback)\n"),
+    ],
+)  # fmt: skip
+def test_an_interrupt_raised_while_a_class_is_made_is_an_interrupt(
+    raised: str, code: int, stderr: str, tmp_path: Path
+) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "REDISCIPLINE_DEBUG"}
+    done = subprocess.run(
+        [sys.executable, "-c", _SET_NAME_PROBE, raised],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        check=False,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (code, "", stderr)
+
+
 @pytest.mark.parametrize("delay", [0.0, 0.001, 0.003, 0.01, 0.03, 0.1])
 def test_interrupt_at_a_spread_of_moments_after_main_starts(delay: float, tmp_path: Path) -> None:
     watched = Watched(["keys", "-"], tmp_path)

@@ -54,7 +54,25 @@ def main() -> NoReturn:
     except KeyboardInterrupt:
         _Interrupts.received = True
         code = EXIT_INTERRUPTED
+    except Exception as error:
+        if not wraps_interrupt(error):
+            raise
+        _Interrupts.received = True
+        code = EXIT_INTERRUPTED
     sys.exit(_finish(code))
+
+
+def wraps_interrupt(error: BaseException) -> bool:
+    """Whether `error` is a Ctrl-C in disguise: Python 3.11 turns whatever a `__set_name__` call raises while a
+    class is made (by an import under way when the SIGINT came) into a RuntimeError caused by it."""
+    seen: set[int] = set()
+    cause = error.__cause__
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__
+    return False
 
 
 def _install_handler() -> None:

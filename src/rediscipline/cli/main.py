@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 import click
 
+from rediscipline.cli.entry import wraps_interrupt
 from rediscipline.cli.exits import EXIT_CLEAN, EXIT_ERROR, EXIT_INTERRUPTED
 from rediscipline.cli.usage import RESOLVED_COMMAND, CommandGroup, usage_line
 from rediscipline.cli.version import version_line
@@ -185,6 +186,8 @@ def run(args: Sequence[str]) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_CLEAN
     except Exception as error:
+        if wraps_interrupt(error):  # a Ctrl-C: the entry point ends the run as interrupted
+            raise
         if is_user_error(error):
             return error_line(str(error))
         if os.environ.get("REDISCIPLINE_DEBUG"):

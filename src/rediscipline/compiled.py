@@ -18,6 +18,7 @@ import importlib
 import importlib.machinery
 import importlib.util
 import os
+import sys
 import types
 
 #: Set to anything but "" or "0", the compiled modules are not used (load returns None).
@@ -55,16 +56,43 @@ def load(name: str) -> types.ModuleType | None:
 def extension_modules(package: str = PACKAGE, directory: str = PACKAGE_DIR) -> list[str]:
     """The extension modules `_*` under `directory` (the folder of `package`) that this Python can load, as
     dotted names, sorted: every compiled module the install has, found by its file, never listed by hand."""
-    found = set()
+    return sorted(_extension_files(package, directory))
+
+
+def _extension_files(package: str, directory: str) -> dict[str, str]:
+    """`extension_modules`, each with the path of its file."""
+    found: dict[str, str] = {}
     for folder, subfolders, files in os.walk(directory):
         subfolders[:] = [name for name in subfolders if name.isidentifier() and name != "__pycache__"]
         relative = os.path.relpath(folder, directory)
         prefix = () if relative == os.curdir else tuple(relative.split(os.sep))
-        for file in files:
+        for file in sorted(files):
             stem = _extension_stem(file)
             if stem is not None:
-                found.add(".".join((package, *prefix, stem)))
-    return sorted(found)
+                found.setdefault(".".join((package, *prefix, stem)), os.path.join(folder, file))
+    return found
+
+
+def _load_file(name: str, path: str) -> types.ModuleType | None:
+    """The extension module `name` loaded from `path`, without importing the packages above it: their
+    `__init__` may import much (`rediscipline.rules` imports every rule), and `--version` needs none of it.
+    The module is not left in `sys.modules`, so a later import goes through its packages as usual (and
+    Cython hands it the module made here). One imported already is that one; None when it does not load."""
+    module = sys.modules.get(name)
+    if module is not None:
+        spec = getattr(module, "__spec__", None)
+        return module if spec is not None and isinstance(spec.loader, importlib.machinery.ExtensionFileLoader) else None
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or not isinstance(spec.loader, importlib.machinery.ExtensionFileLoader):
+        return None
+    try:
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    except ImportError:
+        return None
+    finally:
+        sys.modules.pop(name, None)
+    return module
 
 
 def _extension_stem(file: str) -> str | None:
@@ -97,13 +125,13 @@ def describe_core(package: str, directory: str) -> str:
     value = pure_requested()
     if value is not None:
         return f"core: pure Python ({PURE_VARIABLE}={value})"
-    names = extension_modules(package, directory)
-    if not names:
+    files = _extension_files(package, directory)
+    if not files:
         return "core: pure Python (no compiled modules in this install)"
     loaded: dict[str, types.ModuleType] = {}
     failed: list[str] = []
-    for name in names:
-        module = load(name)
+    for name in sorted(files):
+        module = _load_file(name, files[name])
         short = name.removeprefix(package + ".")
         if module is None:
             failed.append(short)

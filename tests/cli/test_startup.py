@@ -2,8 +2,8 @@
 
 A behaviour test, not a timing one: `python -X importtime` lists every module the run imported, and
 `--version`, `--help` and a usage error must not import rich, redis-py, the rules, the engine or any source.
-`--version` imports the compiled modules it names (rediscipline.compiled.core), and with them their packages'
-`__init__`, nothing else of those packages.
+`--version` loads the compiled modules it names (rediscipline.compiled.core) from their files, without their
+packages' `__init__` (`rediscipline.rules` imports every rule).
 Likewise an audit hook lists the files a run opens: the rules' Chinese documentation is read only by a run
 that shows it, and then only the page it shows.
 """
@@ -95,16 +95,6 @@ def heavy_among(modules: list[str]) -> list[str]:
     return sorted({m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY)})
 
 
-def compiled_modules_and_packages() -> list[str]:
-    """The compiled modules of this install and the packages above them (`--version` imports them to name
-    the core): e.g. rediscipline.sources, rediscipline.sources.rdb, rediscipline.sources.rdb._walk."""
-    names = set()
-    for module in extension_modules():
-        parts = module.split(".")
-        names.update(".".join(parts[:end]) for end in range(2, len(parts) + 1))
-    return sorted(names)
-
-
 @pytest.mark.parametrize("args", [("--help",), ("-h",), ("rulez",), ()], ids=repr)
 def test_group_level_runs_import_nothing_heavy(args: tuple[str, ...], tmp_path: Path) -> None:
     done, modules = imported_modules(*args, cwd=tmp_path)
@@ -115,12 +105,9 @@ def test_group_level_runs_import_nothing_heavy(args: tuple[str, ...], tmp_path: 
 def test_version_imports_the_compiled_modules_and_nothing_else_heavy(tmp_path: Path) -> None:
     done, modules = imported_modules("--version", cwd=tmp_path)
     assert done.returncode == 0
-    imported = set(heavy_among(modules))
-    allowed = set(compiled_modules_and_packages())
-    assert imported <= allowed
-    # the packages of every compiled module were imported: core() loaded each (an extension module itself may
-    # have no importtime line)
-    assert allowed - set(extension_modules()) <= imported
+    # an extension module may have no importtime line: that `--version` loaded each is in the line it prints
+    # (test_version_names_python_redis_py_hiredis_and_the_core)
+    assert set(heavy_among(modules)) <= set(extension_modules())
 
 
 def test_version_with_the_pure_core_imports_nothing_heavy(tmp_path: Path) -> None:

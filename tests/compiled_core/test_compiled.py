@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 import importlib.machinery
 import re
+import sys
 from pathlib import Path
 
 import Cython
@@ -60,6 +62,17 @@ def test_load_never_returns_a_python_module(probes: Probes) -> None:
 def test_core_names_the_compiled_modules_and_the_cython_that_built_them(probes: Probes) -> None:
     line = describe_core("probepkg", str(probes.package("probepkg")))
     assert line == f"core: compiled (Cython {Cython.__version__}, modules: _fast, sub._walk)"
+
+
+def test_core_loads_a_compiled_module_without_the_packages_above_it(probes: Probes) -> None:
+    """A package's `__init__` may import much (`rediscipline.rules`: every rule); `--version` needs none of it.
+    A later import of the module goes through its packages as usual."""
+    describe_core("probepkg", str(probes.package("probepkg")))
+    assert not {"probepkg.sub", "probepkg.sub._walk"} & set(sys.modules)
+    walk = importlib.import_module("probepkg.sub._walk")
+    assert sys.modules["probepkg.sub"].__dict__["_walk"] is walk
+    assert walk.probe() == 1
+    assert load("probepkg.sub._walk") is walk
 
 
 def test_core_names_modules_that_do_not_load_and_an_unknown_cython(probes: Probes) -> None:

@@ -134,11 +134,16 @@ def _fast_path_dump(rng: random.Random, writer: str = "redis72") -> bytes:
         if i % 7 == 0:
             prefix += b"\xf9" + bytes([rng.randrange(256)])
         if kind == 0:
-            value = rng.choice([b"12345", b"-7", b"007", b"9" * 21, b"\x80\x04\x95", b"y" * 300])
+            value = rng.choice([b"12345", b"-7", b"007", b"9" * 21, b"\x80\x04\x95", b"y" * 300, *INT_EDGES])
             edge = rng.choice([33, 41, 44, 111, 113]) - len(key) + rng.choice([-1, 0, 1])  # embstr limits
-            value = value if rng.random() < 0.3 else b"z" * max(0, edge)
-            number = rng.choice([None, 0, -1, 127, -128, 128, 32767, -32769, 2**31 - 1, -(2**31)])
-            encoded = enc_str(value) if number is None else enc_str(str(number).encode(), as_int=True)
+            form = rng.random()
+            if form < 0.4:
+                encoded = enc_str(value)
+            elif form < 0.75:
+                encoded = enc_str(b"z" * max(0, edge))
+            else:
+                number = rng.choice([0, -1, 127, -128, 128, 32767, -32769, 2**31 - 1, -(2**31)])
+                encoded = enc_str(str(number).encode(), as_int=True)
             b.raw(prefix + b"\x00" + enc_str(key) + encoded)
         elif kind == 1:
             b.raw(
@@ -199,6 +204,27 @@ def _one_by_one(rng: random.Random) -> tuple[bytes, bytes]:
         elif op == 5:
             out += rng.randbytes(8)
     return bytes([op]), out
+
+
+#: Strings at the edges of what the server keeps int-encoded (`primitives.is_int`).
+INT_EDGES = [
+    b"0",
+    b"-0",
+    b"-",
+    b"+1",
+    b" 1",
+    b"1a",
+    b"00",
+    b"-01",
+    b"9223372036854775807",
+    b"9223372036854775808",
+    b"-9223372036854775808",
+    b"-9223372036854775809",
+    b"18446744073709551616",
+    b"99999999999999999999",
+    b"-1234567890123456789",
+    b"\xd9\xa3",
+]
 
 
 def _damaged(data: bytes) -> Iterator[bytes]:

@@ -21,11 +21,10 @@ CYTHON_VERSION = cython.__version__
 # What the walk reads from the pure modules, bound on the first call (`bind`): importing this module stays
 # as light as `rediscipline --version` needs it to be.
 cdef bint bound = False
-cdef object pure_run, RdbError, LzfError, is_int, LZF_MAX_RATIO
+cdef object pure_run, RdbError, LzfError, LZF_MAX_RATIO
 cdef tuple WALK_ERRORS
 cdef Py_ssize_t HEAD, DECODE_FROM, INT_MAX_BYTES, EMBSTR_MAX, STEP, WALK_FROM, UNKNOWN
 cdef int EMBED_R, EMBED_V, OP_MS, OP_IDLE_, OP_FREQ_, OP_EXPIRE_S, OP_META
-cdef frozenset INT_FIRST
 # RdbKey: its type, the offsets of all its fields in `dataclasses.fields` order (FIELDS) and their defaults,
 # and those a new key or the dump loop reads or writes
 cdef type RdbKeyType
@@ -37,9 +36,9 @@ cdef Py_ssize_t K_HEAD, K_OFFSET, K_SIZE, K_VALUE_BYTES, K_NODES, K_HFE, K_LARGE
 
 
 cdef void bind() except *:
-    global bound, pure_run, RdbError, LzfError, is_int, LZF_MAX_RATIO, HEAD, DECODE_FROM, WALK_ERRORS
+    global bound, pure_run, RdbError, LzfError, LZF_MAX_RATIO, HEAD, DECODE_FROM, WALK_ERRORS
     global INT_MAX_BYTES, EMBSTR_MAX, STEP, WALK_FROM, UNKNOWN, EMBED_R, EMBED_V, OP_MS, OP_IDLE_, OP_FREQ_
-    global OP_EXPIRE_S, OP_META, INT_FIRST, RdbKeyType, FIELD_COUNT, DEFAULTS
+    global OP_EXPIRE_S, OP_META, RdbKeyType, FIELD_COUNT, DEFAULTS
     global K_NAME, K_ORIGIN, K_DB, K_TYPE, K_TTL, K_MEMORY, K_LENGTH, K_ENCODING, K_IDLE, K_FREQ, K_EXPIRE
     global K_HEAD, K_OFFSET, K_SIZE, K_VALUE_BYTES, K_NODES, K_HFE, K_LARGEST
     cdef Py_ssize_t index
@@ -49,14 +48,13 @@ cdef void bind() except *:
 
     pure_run, RdbError, LzfError = parser.Walk.run, errors.RdbError, lzf.LzfError
     WALK_ERRORS = parser.WALK_ERRORS
-    is_int, LZF_MAX_RATIO = primitives.is_int, primitives.LZF_MAX_RATIO
+    LZF_MAX_RATIO = primitives.LZF_MAX_RATIO
     HEAD, DECODE_FROM = primitives.HEAD_BYTES, primitives.HEAD_DECODE_FROM
     INT_MAX_BYTES, EMBSTR_MAX = encodings.INT_STRING_MAX_BYTES, encodings.EMBSTR_MAX_BYTES
     STEP, WALK_FROM, UNKNOWN = parser.RELEASE_STEP, parser.WALK_BLOBS_FROM, blobs.UNKNOWN_COUNT
     EMBED_R, EMBED_V = primitives.EMBED_REDIS, primitives.EMBED_VALKEY
     OP_MS, OP_IDLE_, OP_FREQ_ = parser.OP_EXPIRETIME_MS, parser.OP_IDLE, parser.OP_FREQ
     OP_EXPIRE_S, OP_META = parser.OP_EXPIRETIME, parser.OP_KEY_META
-    INT_FIRST = primitives.INT_START
     RdbKeyType = records.RdbKey
     fields = dataclasses.fields(RdbKeyType)
     if len(fields) > 40:
@@ -133,6 +131,26 @@ cdef Py_ssize_t length_at(const unsigned char* buf, Py_ssize_t pos, Py_ssize_t e
         out[0] = (<Py_ssize_t>buf[pos + 1]) << 24 | buf[pos + 2] << 16 | buf[pos + 3] << 8 | buf[pos + 4]
         return pos + 5
     return -1
+
+
+cdef bint int_like(const unsigned char* text, Py_ssize_t n):
+    """`primitives.is_int` (what `string2ll` accepts exactly) for `n` bytes at `text`."""
+    cdef bint negative
+    cdef Py_ssize_t i, digits
+    cdef unsigned long long value = 0
+    if n == 0 or n > INT_MAX_BYTES:
+        return False
+    negative = text[0] == 45  # '-'
+    digits = n - negative
+    if digits == 0 or digits > 19:  # 20 digits are 10^19 or more, past the int64 range
+        return False
+    for i in range(negative, n):
+        if text[i] < 48 or text[i] > 57:
+            return False
+        value = value * 10 + (text[i] - 48)
+    if text[negative] == 48 and (digits > 1 or negative):  # a leading zero, or "-0"
+        return False
+    return value <= 9223372036854775807ULL + negative
 
 
 cdef inline bint embedded(int embed_key, Py_ssize_t key_length, Py_ssize_t value_length, bint expires):
@@ -218,11 +236,8 @@ def run(walk):
                     if start + size > end:
                         break
                     key = (<const char*>buf)[pos + 2 : p]
-                    value = None
-                    if want_head or size <= INT_MAX_BYTES:
-                        value = (<const char*>buf)[start : start + (size if size < HEAD else HEAD)]
                     pos = start + size
-                    if size <= INT_MAX_BYTES and size and buf[start] in INT_FIRST and is_int(value):
+                    if size <= INT_MAX_BYTES and int_like(buf + start, size):
                         encoding = "int"
                     elif embedded(embed_key, n, size, expire is not None):
                         encoding = "embstr"
@@ -230,7 +245,7 @@ def run(walk):
                         encoding = "raw"
                     fact = new_key(key, place, "string", size, encoding, size)
                     if want_head:
-                        set_slot(fact, K_HEAD, value)
+                        set_slot(fact, K_HEAD, (<const char*>buf)[start : start + (size if size < HEAD else HEAD)])
                 elif 0xC0 <= b <= 0xC2:
                     size = 1 << (b & 0x3F)
                     if p + 1 + size > end:

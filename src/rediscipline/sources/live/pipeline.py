@@ -8,7 +8,8 @@ that batch already reported.
 
 With the compiled core, the per-key work of a round trip runs in its twin (`sources.live._pipeline`): the new
 keys' records, the RESP of their first and second stages, the reading of those stages' replies and the facts
-of the keys done. The methods here are the reference it mirrors; the rare stages (3 and 4) stay here for both.
+of the keys done; and a round trip goes out in one send (`_send_first`). The methods here are the reference it
+mirrors; the rare stages (3 and 4) stay here for both.
 """
 
 from __future__ import annotations
@@ -68,6 +69,16 @@ class _RoundTrip(NamedTuple):
     clock: bool  # a TIME follows the first stage
 
 
+class _First(NamedTuple):
+    """The first part of a round trip (`DbScan._send_first`): SCAN, the new keys' first stage, TIME."""
+
+    commands: int
+    scan: int | None
+    stage1: list[KeyRecord]
+    clock: bool
+    held: bytes  # its RESP when it waits to go out with the second part (the compiled core), else b""
+
+
 class DbScan:
     """One pass over one database, from `cursor`, as a pipeline of stages.
 
@@ -109,7 +120,8 @@ class DbScan:
             owner.backoff.progressed()
             owner.adapt((time.perf_counter() - started) * 1000)
             # The next SCAN and the new keys' first stage go out before anything else is parsed, so the
-            # server works on them while we read the rest of the replies.
+            # server works on them while we read the rest of the replies (the compiled core, which reads
+            # them in microseconds, sends them with the second part: see `_send_first`).
             first = self._send_first(self._new_records(request, replies))
             twin = self.twin
             if twin is None:
@@ -186,8 +198,12 @@ class DbScan:
             self.scanning = False
         return self._new_batch(scan, names)
 
-    def _send_first(self, stage1: list[KeyRecord]) -> tuple[int, int | None, list[KeyRecord], bool]:
-        """Send the next SCAN and the first stage of new keys: (commands sent, SCAN cursor, records, TIME sent).
+    def _send_first(self, stage1: list[KeyRecord]) -> _First:
+        """Send the next SCAN and the first stage of new keys.
+
+        The pure core sends them at once, so that the server works on them while the replies of the last
+        round trip are read. The compiled core reads those in a few microseconds: it holds them back to send
+        them with the second part of the round trip, one system call instead of two.
 
         When the first stage reads TTLs and the server answers TIME, a TIME follows it: the server runs it
         after every PTTL of the round trip, so its clock plus a key's PTTL is that key's expiry, late by the
@@ -211,21 +227,23 @@ class DbScan:
         if clock:
             chunks.append(TIME_COMMAND)
         commands = (scan is not None) + probes.stage1_count * len(stage1) + clock
+        held = b""
         if commands:
             owner.throttle()
-            owner.wire.send_raw(b"".join(chunks), commands)
-        return commands, scan, stage1, clock
+            if self.twin is not None:
+                held = b"".join(chunks)
+            else:
+                owner.wire.send_raw(b"".join(chunks), commands)
+        return _First(commands, scan, stage1, clock, held)
 
     def _send_second(
-        self,
-        first: tuple[int, int | None, list[KeyRecord], bool],
-        stage2: list[KeyRecord],
-        rare: list[tuple[int, KeyRecord]],
+        self, first: _First, stage2: list[KeyRecord], rare: list[tuple[int, KeyRecord]]
     ) -> _RoundTrip | None:
-        """Send the later stages; return the whole round trip's description, or None when nothing is left."""
-        commands, scan, stage1, clock = first
+        """Send the later stages (after the first part, when it was held back); return the whole round trip's
+        description, or None when nothing is left."""
+        commands, scan, stage1, clock, held = first
         probes, wire = self.owner.probes, self.owner.wire
-        chunks: list[bytes] = []
+        chunks: list[bytes] = [held] if held else []
         sent2: list[tuple[KeyRecord, int]] = []
         if self.twin is not None:
             payload, sent2, count = self.twin.stage2(stage2)
@@ -246,7 +264,7 @@ class DbScan:
             commands += len(rare_commands)
             sent_rare.append((stage, record, len(rare_commands)))
         if chunks:
-            wire.send_raw(b"".join(chunks), commands - first[0])
+            wire.send_raw(b"".join(chunks), commands if held else commands - first.commands)
         if not commands and not sent2 and not stage1:  # keys without probes are reported on the next turn
             return None
         return _RoundTrip(commands, scan, stage1, sent2, sent_rare, clock)

@@ -588,9 +588,11 @@ def print_summary(
         walls = sorted(r.wall for r in runs if r.label == label and r.returncode == 0)
         cpus = sorted(r.cpu for r in runs if r.label == label and r.returncode == 0)
         if walls:
+            per_key = [cpu / keys * 1e6 for cpu in cpus]
             print(
                 f"{label:<11} wall median {statistics.median(walls):.2f} s ({walls[0]:.2f}-{walls[-1]:.2f}),"
-                f" CPU median {statistics.median(cpus):.2f} s = {statistics.median(cpus) / keys * 1e6:.2f} us/key"
+                f" CPU median {statistics.median(cpus):.2f} s = {statistics.median(per_key):.2f} us/key"
+                f" ({per_key[0]:.2f}-{per_key[-1]:.2f})"
             )
     if memkeys and scan:
         ratio = scan.wall / memkeys.wall

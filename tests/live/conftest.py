@@ -7,6 +7,11 @@
 
 A kind that is not installed is skipped with the reason, except `redis70` and `valkey91` under CI (CI=true),
 which fail: CI must test against them.
+
+Every test here runs on both cores (`core`: the compiled per-key stages of the scan, `sources.live._pipeline`,
+and the pure-Python ones; see `rediscipline.compiled`), the scans run through the CLI included (`cli_env`
+passes REDISCIPLINE_PURE on); without the compiled core in this checkout the compiled runs are skipped, and
+fail under CI, whose `make venv` builds it.
 """
 
 from __future__ import annotations
@@ -24,11 +29,16 @@ from typing import Any
 import pytest
 import redis
 
+from rediscipline.compiled import PURE_VARIABLE
+from rediscipline.sources.live.pipeline import TWIN
+from tests.support.cores import core_fixture
 from tests.support.dataset import Manifest, populate, reset_idle
 from tests.support.servers import INSTALL_HINT, KINDS, REQUIRED_IN_CI, ServerProcess, binary_path, start_server
 
 #: Test servers keep the default config; the dataset is small so a scan takes about a second.
 SCALE = 8_000
+
+core = core_fixture(TWIN)
 
 
 def require_kind(kind: str) -> None:
@@ -114,7 +124,13 @@ class ScanResult:
 
 
 def cli_env(extra: dict[str, str] | None = None) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "REDIS_URL") and "REDISCIPLINE" not in k}
+    """The environment of a CLI run: this one's, without what would change the run (NO_COLOR, REDIS_URL, our own
+    variables) but the core the test runs on (REDISCIPLINE_PURE)."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("NO_COLOR", "REDIS_URL") and ("REDISCIPLINE" not in k or k == PURE_VARIABLE)
+    }
     env.update(extra or {})
     return env
 

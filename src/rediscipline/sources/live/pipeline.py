@@ -5,6 +5,11 @@ Each round trip carries the next SCAN plus every key's next probe stage (see `pr
 server's work. Keys are reported in batches remembered by the cursor that produced them, so that a scan
 restarted after a lost connection starts from the oldest batch not fully reported, skipping the names of
 that batch already reported.
+
+With the compiled core, the per-key work of a round trip runs in its twin (`sources.live._pipeline`): the new
+keys' records, the RESP of their first and second stages, the reading of those stages' replies and the facts
+of the keys done; and a round trip goes out in one send (`_send_first`). The methods here are the reference it
+mirrors; the rare stages (3 and 4) stay here for both.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from rediscipline import compiled
 from rediscipline.model.facts import KeyFact
 from rediscipline.model.location import Location
 from rediscipline.sources.errors import SourceError
@@ -30,6 +36,8 @@ class Skipped:
 
 
 SKIPPED = Skipped()
+#: The compiled twin of the per-key methods of `DbScan` (`compiled.load`).
+TWIN = "rediscipline.sources.live._pipeline"
 #: TIME as RESP, sent after the first probe stage of a round trip that reads TTLs.
 TIME_COMMAND = b"*1\r\n$4\r\nTIME\r\n"
 
@@ -61,6 +69,16 @@ class _RoundTrip(NamedTuple):
     clock: bool  # a TIME follows the first stage
 
 
+class _First(NamedTuple):
+    """The first part of a round trip (`DbScan._send_first`): SCAN, the new keys' first stage, TIME."""
+
+    commands: int
+    scan: int | None
+    stage1: list[KeyRecord]
+    clock: bool
+    held: bytes  # its RESP when it waits to go out with the second part (the compiled core), else b""
+
+
 class DbScan:
     """One pass over one database, from `cursor`, as a pipeline of stages.
 
@@ -78,6 +96,9 @@ class DbScan:
         self.next_batch = 0
         self.scanning = True
         self.started = False
+        twin = compiled.load(TWIN)
+        #: the compiled twin's per-key stages for these probes, or None: the methods below run
+        self.twin: Any = twin.Stages(owner.probes) if twin is not None else None
 
     def restart_point(self) -> tuple[int, set[bytes]]:
         """Where to start again after a lost connection, and the names already reported since."""
@@ -99,11 +120,18 @@ class DbScan:
             owner.backoff.progressed()
             owner.adapt((time.perf_counter() - started) * 1000)
             # The next SCAN and the new keys' first stage go out before anything else is parsed, so the
-            # server works on them while we read the rest of the replies.
+            # server works on them while we read the rest of the replies (the compiled core, which reads
+            # them in microseconds, sends them with the second part: see `_send_first`).
             first = self._send_first(self._new_records(request, replies))
-            stage2, rare, done = self._critical(request, replies)
+            twin = self.twin
+            if twin is None:
+                stage2, rare, done = self._critical(request, replies)
+            else:
+                stage2, rare, done = twin.critical(self, request, replies)
             request = self._send_second(first, stage2, rare)
-            yield from self._report(done)
+            if done:
+                yield from self._facts(done) if twin is None else twin.facts(self, done)
+                self._reported()
             if owner.progress is not None:
                 owner.progress(owner.listed, owner.total)
 
@@ -170,8 +198,12 @@ class DbScan:
             self.scanning = False
         return self._new_batch(scan, names)
 
-    def _send_first(self, stage1: list[KeyRecord]) -> tuple[int, int | None, list[KeyRecord], bool]:
-        """Send the next SCAN and the first stage of new keys: (commands sent, SCAN cursor, records, TIME sent).
+    def _send_first(self, stage1: list[KeyRecord]) -> _First:
+        """Send the next SCAN and the first stage of new keys.
+
+        The pure core sends them at once, so that the server works on them while the replies of the last
+        round trip are read. The compiled core reads those in a few microseconds: it holds them back to send
+        them with the second part of the round trip, one system call instead of two.
 
         When the first stage reads TTLs and the server answers TIME, a TIME follows it: the server runs it
         after every PTTL of the round trip, so its clock plus a key's PTTL is that key's expiry, late by the
@@ -185,34 +217,46 @@ class DbScan:
             self.started = True
             scan = self.cursor
             chunks.append(owner.wire.pack([self._scan_command()]))
-        pack1 = probes.stage1
-        chunks.extend([pack1(record.name) for record in stage1])
+        if self.twin is not None:
+            if stage1:
+                chunks.append(self.twin.stage1(stage1))
+        else:
+            pack1 = probes.stage1
+            chunks.extend([pack1(record.name) for record in stage1])
         clock = bool(stage1) and probes.ttl and owner.server_clock
         if clock:
             chunks.append(TIME_COMMAND)
         commands = (scan is not None) + probes.stage1_count * len(stage1) + clock
+        held = b""
         if commands:
             owner.throttle()
-            owner.wire.send_raw(b"".join(chunks), commands)
-        return commands, scan, stage1, clock
+            if self.twin is not None:
+                held = b"".join(chunks)
+            else:
+                owner.wire.send_raw(b"".join(chunks), commands)
+        return _First(commands, scan, stage1, clock, held)
 
     def _send_second(
-        self,
-        first: tuple[int, int | None, list[KeyRecord], bool],
-        stage2: list[KeyRecord],
-        rare: list[tuple[int, KeyRecord]],
+        self, first: _First, stage2: list[KeyRecord], rare: list[tuple[int, KeyRecord]]
     ) -> _RoundTrip | None:
-        """Send the later stages; return the whole round trip's description, or None when nothing is left."""
-        commands, scan, stage1, clock = first
+        """Send the later stages (after the first part, when it was held back); return the whole round trip's
+        description, or None when nothing is left."""
+        commands, scan, stage1, clock, held = first
         probes, wire = self.owner.probes, self.owner.wire
-        chunks: list[bytes] = []
+        chunks: list[bytes] = [held] if held else []
         sent2: list[tuple[KeyRecord, int]] = []
-        for record in stage2:
-            payload, count = probes.stage2(record)
+        if self.twin is not None:
+            payload, sent2, count = self.twin.stage2(stage2)
             if count:
                 chunks.append(payload)
                 commands += count
-            sent2.append((record, count))
+        else:
+            for record in stage2:
+                payload, count = probes.stage2(record)
+                if count:
+                    chunks.append(payload)
+                    commands += count
+                sent2.append((record, count))
         sent_rare: list[tuple[int, KeyRecord, int]] = []
         for stage, record in rare:
             rare_commands = probes.stage3(record) if stage == 3 else probes.stage4(record)
@@ -220,7 +264,7 @@ class DbScan:
             commands += len(rare_commands)
             sent_rare.append((stage, record, len(rare_commands)))
         if chunks:
-            wire.send_raw(b"".join(chunks), commands - first[0])
+            wire.send_raw(b"".join(chunks), commands if held else commands - first.commands)
         if not commands and not sent2 and not stage1:  # keys without probes are reported on the next turn
             return None
         return _RoundTrip(commands, scan, stage1, sent2, sent_rare, clock)
@@ -240,7 +284,10 @@ class DbScan:
         self.next_batch += 1
         rate = self.owner.settings.sample_rate
         skip = self.skip
-        if rate is None and not skip:
+        records: list[KeyRecord]
+        if self.twin is not None:
+            records = self.twin.records(batch.id, names, skip, rate, self.owner.random.random)
+        elif rate is None and not skip:
             records = [KeyRecord(name, batch.id) for name in names]
         else:
             draw = self.owner.random.random
@@ -252,13 +299,13 @@ class DbScan:
             self.batches.append(batch)
         return records
 
-    def _report(self, done: list[KeyRecord]) -> Iterator[KeyFact | Skipped | Unreadable]:
-        if not done:
-            return
-        owner = self.owner
-        location = owner.location(self.db)
+    def _facts(self, done: list[KeyRecord]) -> list[KeyFact | Skipped | Unreadable]:
+        """What the engine gets for the keys done (a fact, SKIPPED or Unreadable each), in order; each key is
+        counted out of its batch, and the batches it finished are dropped."""
+        location = self.owner.location(self.db)
         finished: set[int] = set()
         by_id = {batch.id: batch for batch in self.batches}
+        facts: list[KeyFact | Skipped | Unreadable] = []
         for record in done:
             batch = by_id.get(record.batch)
             if batch is not None:
@@ -267,24 +314,31 @@ class DbScan:
                 if batch.pending == 0:
                     finished.add(batch.id)
             if record.gone:
-                yield Unreadable(record.name, location) if record.unreadable else SKIPPED
+                facts.append(Unreadable(record.name, location) if record.unreadable else SKIPPED)
                 continue
-            yield KeyFact(
-                record.name,
-                location,
-                self.db,
-                record.type,
-                record.ttl_ms,
-                record.memory,
-                record.length,
-                record.encoding,
-                record.idle_seconds,
-                record.freq,
-                record.expire_at_ms,
-                record.largest_element,
-                record.head,
+            facts.append(
+                KeyFact(
+                    record.name,
+                    location,
+                    self.db,
+                    record.type,
+                    record.ttl_ms,
+                    record.memory,
+                    record.length,
+                    record.encoding,
+                    record.idle_seconds,
+                    record.freq,
+                    record.expire_at_ms,
+                    record.largest_element,
+                    record.head,
+                )
             )
         if finished:
             self.batches = deque(b for b in self.batches if b.id not in finished)
+        return facts
+
+    def _reported(self) -> None:
+        """Once the facts of a round trip are handed on: the resume token names the oldest batch not fully
+        reported (a Ctrl-C while they are handed on leaves the token of the round before)."""
         oldest = self.batches[0].cursor if self.batches else (self.cursor if self.scanning else 0)
-        owner.resume_token = f"{self.db}:{oldest}" if oldest or self.scanning else None
+        self.owner.resume_token = f"{self.db}:{oldest}" if oldest or self.scanning else None

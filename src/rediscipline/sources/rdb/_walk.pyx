@@ -393,6 +393,43 @@ cdef object one_by_one(
     return fact
 
 
+cdef inline Py_ssize_t plain_string(const unsigned char* buf, Py_ssize_t end, Py_ssize_t pos, Py_ssize_t* size):
+    """The string at `pos` (< `end`) when it is of a form read without a walk (a 6-, 14- or 32-bit length, an
+    8/16/32-bit integer): its length (the integer's digits) in `size` and where it ends, which may lie past
+    `end`; -1 for another form (compressed, a 64-bit length) or a header cut by the end of the file."""
+    cdef unsigned char b = buf[pos]
+    if b < 0x40:
+        size[0] = b
+        return pos + 1 + b
+    if b < 0x80:
+        if pos + 1 >= end:
+            return -1
+        size[0] = (b & 0x3F) << 8 | buf[pos + 1]
+        return pos + 2 + size[0]
+    if b == 0x80:
+        if pos + 5 > end:
+            return -1
+        size[0] = (<Py_ssize_t>buf[pos + 1]) << 24 | buf[pos + 2] << 16 | buf[pos + 3] << 8 | buf[pos + 4]
+        return pos + 5 + size[0]
+    if b == 0xC0:
+        if pos + 1 >= end:
+            return -1
+        size[0] = digits(<signed char>buf[pos + 1])
+        return pos + 2
+    if b == 0xC1:
+        if pos + 3 > end:
+            return -1
+        size[0] = digits(<short>(buf[pos + 1] | buf[pos + 2] << 8))
+        return pos + 3
+    if b == 0xC2:
+        if pos + 5 > end:
+            return -1
+        size[0] = digits(<int>(<unsigned int>buf[pos + 1] | <unsigned int>buf[pos + 2] << 8
+                               | <unsigned int>buf[pos + 3] << 16 | <unsigned int>buf[pos + 4] << 24))
+        return pos + 5
+    return -1
+
+
 cdef Py_ssize_t stepped(
     const unsigned char* buf, Py_ssize_t end, Py_ssize_t pos, Py_ssize_t items, int score,
     Py_ssize_t* total, Py_ssize_t* largest,
@@ -403,41 +440,11 @@ cdef Py_ssize_t stepped(
     `Walk._skip`) or anything runs past `end`. Each string takes at least one byte, so a count that claims more
     than the file holds ends the loop at the end of the file."""
     cdef Py_ssize_t i, size, n
-    cdef unsigned char b
     for i in range(items):
         if pos >= end:
             return -1
-        b = buf[pos]
-        if b < 0x40:
-            size = b
-            pos += 1 + b
-        elif b < 0x80:
-            if pos + 1 >= end:
-                return -1
-            size = (b & 0x3F) << 8 | buf[pos + 1]
-            pos += 2 + size
-        elif b == 0x80:
-            if pos + 5 > end:
-                return -1
-            size = (<Py_ssize_t>buf[pos + 1]) << 24 | buf[pos + 2] << 16 | buf[pos + 3] << 8 | buf[pos + 4]
-            pos += 5 + size
-        elif b == 0xC0:
-            if pos + 1 >= end:
-                return -1
-            size = digits(<signed char>buf[pos + 1])
-            pos += 2
-        elif b == 0xC1:
-            if pos + 3 > end:
-                return -1
-            size = digits(<short>(buf[pos + 1] | buf[pos + 2] << 8))
-            pos += 3
-        elif b == 0xC2:
-            if pos + 5 > end:
-                return -1
-            size = digits(<int>(<unsigned int>buf[pos + 1] | <unsigned int>buf[pos + 2] << 8
-                                | <unsigned int>buf[pos + 3] << 16 | <unsigned int>buf[pos + 4] << 24))
-            pos += 5
-        else:
+        pos = plain_string(buf, end, pos, &size)
+        if pos < 0:
             return -1
         total[0] += size
         if size > largest[0]:
@@ -601,36 +608,19 @@ def elements(walk, count, Py_ssize_t per_item, int score=0):
     cdef const unsigned char* buf = &view[0]
     cdef Py_ssize_t end = view.shape[0]
     cdef Py_ssize_t pos = walk.pos
-    cdef Py_ssize_t total = 0, largest = 0, size, i, n, items
-    cdef unsigned char b
+    cdef Py_ssize_t total = 0, largest = 0, size = 0, i, n, items, q
     items = min(count * per_item, end - pos + 1)
     for i in range(items):
         if pos >= end:
             raise IndexError
-        b = buf[pos]
-        if b < 0x40:
-            size = b
-            pos += 1 + b
-        elif b < 0x80:
-            if pos + 1 >= end:
-                raise IndexError
-            size = (b & 0x3F) << 8 | buf[pos + 1]
-            pos += 2 + size
-        elif b == 0xC0:
-            if pos + 1 >= end:
-                raise IndexError
-            size = digits(<signed char>buf[pos + 1])
-            pos += 2
-        elif b == 0xC1 or b == 0xC2:
-            n = 2 if b == 0xC1 else 4
-            if pos + 1 + n > end:
-                size = 0  # past the end: the checks below fail as the pure loop's do
-            elif n == 2:
-                size = digits(<short>(buf[pos + 1] | buf[pos + 2] << 8))
-            else:
-                size = digits(<int>(<unsigned int>buf[pos + 1] | <unsigned int>buf[pos + 2] << 8
-                                    | <unsigned int>buf[pos + 3] << 16 | <unsigned int>buf[pos + 4] << 24))
-            pos += 1 + n
+        q = plain_string(buf, end, pos, &size)
+        if q >= 0:
+            pos = q
+        elif buf[pos] < 0x80 or buf[pos] == 0xC0:  # a header cut by the end: the pure loop indexes past it
+            raise IndexError
+        elif buf[pos] == 0xC1 or buf[pos] == 0xC2:  # an integer cut by the end: the checks below fail
+            size = 0
+            pos += 3 if buf[pos] == 0xC1 else 5
         else:
             walk.pos = pos
             skipped = walk._skip()

@@ -8,10 +8,12 @@
 A kind that is not installed is skipped with the reason, except `redis70` and `valkey91` under CI (CI=true),
 which fail: CI must test against them.
 
-Every test here runs on both cores (`core`: the compiled per-key stages of the scan, `sources.live._pipeline`,
-and the pure-Python ones; see `rediscipline.compiled`), the scans run through the CLI included (`cli_env`
-passes REDISCIPLINE_PURE on); without the compiled core in this checkout the compiled runs are skipped, and
-fail under CI, whose `make venv` builds it.
+The tests run on the core this checkout uses (`core`: the compiled per-key stages of the scan,
+`sources.live._pipeline`, always under CI; else the pure-Python ones), and on both with
+REDISCIPLINE_TEST_BOTH_CORES=1 (`tests.support.cores.one_core_fixture`), the scans run through the CLI included
+(`cli_env` passes REDISCIPLINE_PURE on). The suite takes minutes of real servers per core, so CI holds the cores
+equal with `tests/core/test_live_parity.py` instead: every type and encoding, refused probes, unreadable and
+vanishing keys, on Redis 7.0 and Valkey 9.1, byte-identical reports.
 """
 
 from __future__ import annotations
@@ -31,14 +33,14 @@ import redis
 
 from rediscipline.compiled import PURE_VARIABLE
 from rediscipline.sources.live.pipeline import TWIN
-from tests.support.cores import core_fixture
+from tests.support.cores import one_core_fixture
 from tests.support.dataset import Manifest, populate, reset_idle
 from tests.support.servers import INSTALL_HINT, KINDS, REQUIRED_IN_CI, ServerProcess, binary_path, start_server
 
 #: Test servers keep the default config; the dataset is small so a scan takes about a second.
 SCALE = 8_000
 
-core = core_fixture(TWIN)
+core = one_core_fixture(TWIN)
 
 
 def require_kind(kind: str) -> None:

@@ -36,7 +36,7 @@ cdef extern from "Python.h":
 # What the twin reads from the pure modules, bound on the first `Stages` (`bind`): importing this module
 # stays as light as `rediscipline --version` needs it to be.
 cdef bint bound = False
-cdef object SKIPPED, Unreadable, deque, HEAD_BYTES
+cdef object SKIPPED, Unreadable, deque, HEAD_BYTES, read_rare
 cdef frozenset COMPACT_ENCODINGS
 cdef long long ELEMENT_PROBE_AVERAGE
 cdef type KeyRecordType, KeyFactType
@@ -61,7 +61,7 @@ cdef frozenset ELEMENT_TYPES = frozenset({"hash", "set", "zset", "list"})
 
 
 cdef void bind() except *:
-    global bound, SKIPPED, Unreadable, deque, COMPACT_ENCODINGS, HEAD_BYTES, ELEMENT_PROBE_AVERAGE
+    global bound, SKIPPED, Unreadable, deque, COMPACT_ENCODINGS, HEAD_BYTES, ELEMENT_PROBE_AVERAGE, read_rare
     global KeyRecordType, KeyFactType, KEY_SLOT, R_COUNT, R_DEFAULTS
     global R_NAME, R_BATCH, R_TYPE, R_TTL, R_EXPIRE, R_MEMORY, R_ENCODING, R_IDLE, R_FREQ, R_LENGTH
     global R_HEAD, R_LARGEST, R_GONE, R_UNREADABLE
@@ -75,6 +75,7 @@ cdef void bind() except *:
     from rediscipline.sources.live import pipeline, probes
 
     SKIPPED, Unreadable, deque = pipeline.SKIPPED, pipeline.Unreadable, collections.deque
+    read_rare = pipeline.read_rare
     COMPACT_ENCODINGS, HEAD_BYTES = probes.COMPACT_ENCODINGS, probes.HEAD_BYTES
     ELEMENT_PROBE_AVERAGE = probes.ELEMENT_PROBE_AVERAGE
     KEY_SLOT = probes.key_template(b"X", key_at=0)[len(b"*2\r\n"):-len(b"$1\r\nX\r\n")]
@@ -337,7 +338,7 @@ cdef class Stages:
         cdef list next_stage2 = [], next_rare = [], done = []
         cdef tuple request = <tuple>trip  # a _RoundTrip
         cdef list stage1 = request[T_STAGE1]
-        cdef tuple pair, rare
+        cdef tuple pair
         owner = scan.owner
         probes = self.probes
         if len(replies) < request[T_COMMANDS]:  # not every reply: the pure code raises what it raises
@@ -370,16 +371,7 @@ cdef class Stages:
                 next_rare.append((3, record))
             else:
                 done.append(record)
-        for rare in request[T_RARE]:
-            stage, record, count = rare
-            answer = replies[position : position + count]
-            position += count
-            if stage == 3 and probes.read_stage3(record, answer):
-                next_rare.append((4, record))
-            else:
-                if stage == 4:
-                    probes.read_stage4(record, answer)
-                done.append(record)
+        read_rare(probes, request[T_RARE], replies, position, next_rare=next_rare, done=done)
         return next_stage2, next_rare, done
 
     cdef bint read_stage1(self, object record, list replies, Py_ssize_t at) except -1:

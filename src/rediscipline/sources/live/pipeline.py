@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -24,7 +24,7 @@ from rediscipline import compiled
 from rediscipline.model.facts import KeyFact
 from rediscipline.model.location import Location
 from rediscipline.sources.errors import SourceError
-from rediscipline.sources.live.probes import KeyRecord
+from rediscipline.sources.live.probes import KeyRecord, Probes
 from rediscipline.sources.live.wire import is_error
 
 if TYPE_CHECKING:
@@ -167,15 +167,7 @@ class DbScan:
                 next_rare.append((3, record))
             else:
                 done.append(record)
-        for stage, record, count in request.rare:
-            answer = replies[position : position + count]
-            position += count
-            if stage == 3 and probes.read_stage3(record, answer):
-                next_rare.append((4, record))
-            else:
-                if stage == 4:
-                    probes.read_stage4(record, answer)
-                done.append(record)
+        read_rare(probes, request.rare, replies, position, next_rare=next_rare, done=done)
         return next_stage2, next_rare, done
 
     @staticmethod
@@ -342,3 +334,25 @@ class DbScan:
         reported (a Ctrl-C while they are handed on leaves the token of the round before)."""
         oldest = self.batches[0].cursor if self.batches else (self.cursor if self.scanning else 0)
         self.owner.resume_token = f"{self.db}:{oldest}" if oldest or self.scanning else None
+
+
+def read_rare(
+    probes: Probes,
+    rare: Sequence[tuple[int, KeyRecord, int]],
+    replies: list[Any],
+    position: int,
+    *,
+    next_rare: list[tuple[int, KeyRecord]],
+    done: list[KeyRecord],
+) -> None:
+    """Stages 3 and 4 of a round trip's big collections, their replies from `position` on: a key whose stage 3
+    asks for more goes to `next_rare`, the others to `done`. Rare keys, so both cores call this one."""
+    for stage, record, count in rare:
+        answer = replies[position : position + count]
+        position += count
+        if stage == 3 and probes.read_stage3(record, answer):
+            next_rare.append((4, record))
+        else:
+            if stage == 4:
+                probes.read_stage4(record, answer)
+            done.append(record)

@@ -581,7 +581,9 @@ def dump_facts(reading):
         reading.finish()
     finally:
         if keys is not None:
-            keys.close()  # the walk holds a view of the map until its generator ends
+            # the walk's generator holds a view of the map until it is freed: the map cannot close before
+            keys.close()
+            keys = None
         reading.close()
 
 

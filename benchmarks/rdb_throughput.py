@@ -24,12 +24,17 @@ Targets (reported, not asserted), for "ours scan": >= 1.0 x redis-check-rdb on a
 b, faster than rdb-py on all three, peak RSS <= 150 MB. `--rss-curve b2,b10` also builds b2 and b10 (b at twice
 and ten times the size, ~800 MB and ~4 GB) and prints the scan's peak RSS on b and each: it must stay flat.
 
+`--jobs-scaling a,c` scans those dumps together, as one report, with `--jobs 1` and with `--jobs N` (N = the
+CPU count; each dump read and judged in a worker of its own), alternating, and prints the speed-up and whether
+both reports hold the same findings and summary. Target: it scales to the cores (with 2 dumps on 2 cores, the
+time of the larger dump alone plus the pool's start, well under the sum of both).
+
 Our rows are skipped, with the reason, when `rediscipline scan F.rdb` fails on the small `probe` dump (run
 first); rdb-py is skipped when not installed.
 
     .venv/bin/python benchmarks/rdb_throughput.py [--dir ~/.cache/rediscipline-bench] [--datasets a,b,c]
         [--repeat 3] [--tools check-rdb,rdb-py,parse,scan,no-verify,parse-pure,scan-pure] [--scan-args '...']
-        [--rss-curve b2,b10]
+        [--rss-curve b2,b10] [--jobs-scaling a,c]
 """
 
 from __future__ import annotations
@@ -287,6 +292,57 @@ def print_targets(rows: list[Row], curve: list[Row]) -> bool:
     return all_ok
 
 
+# ---- --jobs scaling -------------------------------------------------------------------------------------------
+
+
+def report_content(path: Path) -> object:
+    """A JSON report without how it ran (the command line, the time it took): what two runs over the same
+    dumps share."""
+    try:
+        report = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    report.pop("run", None)
+    report.get("summary", {}).pop("elapsed_seconds", None)
+    return report
+
+
+def measure_jobs(datasets: Sequence[Dataset], repeat: int, timer: str | None, scan_args: Sequence[str]) -> bool:
+    """`--jobs 1` against `--jobs <CPUs>` on the dumps together; whether it scaled with the same report."""
+    cpus = os.cpu_count() or 1
+    names = "+".join(d.name for d in datasets)
+    print(f"\n==== --jobs scaling: {names} ({sum(d.mb for d in datasets):.0f} MB) in one scan, {cpus} CPUs ====")
+    for dataset in datasets:
+        warm(dataset.path)
+    folder = datasets[0].path.parent
+    outs = {jobs: folder / f"jobs-{jobs}.report.json" for jobs in (1, cpus)}
+    argvs = {
+        jobs: [*rediscipline_argv(), "scan", *(str(d.path) for d in datasets), "--jobs", str(jobs), "--isolated",
+               "--select", "ALL", *scan_args, "--format", "json", "--output", str(out), "--exit-zero"]
+        for jobs, out in outs.items()
+    }  # fmt: skip
+    runs: dict[int, list[float]] = {jobs: [] for jobs in argvs}
+    for i in range(repeat):
+        for jobs, argv in argvs.items():
+            run = run_measured(f"--jobs {jobs}", argv, timer)
+            if run.returncode != 0:
+                print(f"  --jobs {jobs} FAILED (exit {run.returncode}): {run.stderr[-500:]}")
+                return False
+            runs[jobs].append(run.wall)
+            print(f"  round {i + 1}/{repeat}  --jobs {jobs:<3} {run.wall:7.2f} s {run.rss_mb:7.1f} MB", flush=True)
+    for jobs, walls in runs.items():
+        print(
+            f"  --jobs {jobs:<3} best {min(walls):.2f} s, median {statistics.median(walls):.2f} s"
+            f" (min-max {min(walls):.2f}-{max(walls):.2f})"
+        )
+    same = report_content(outs[1]) == report_content(outs[cpus]) and report_content(outs[1]) is not None
+    speedup = min(runs[1]) / min(runs[cpus])
+    ok = same and (cpus == 1 or speedup > 1.2)
+    print(f"  speed-up {speedup:.2f}x (best of each); same report: {'yes' if same else 'NO'}: {mark(ok)}")
+    print(f"  command: {shlex.join(argvs[cpus])}")
+    return ok
+
+
 # ---- main ----------------------------------------------------------------------------------------------------
 
 
@@ -320,6 +376,12 @@ def main(argv: list[str] | None = None) -> int:
         default=[],
         help="b2 (~800 MB) and/or b10 (~4 GB): build them and compare the scan's peak RSS with b's",
     )
+    parser.add_argument(
+        "--jobs-scaling",
+        type=parse_list(("a", "b", "c")),
+        default=[],
+        help="e.g. a,c: scan those dumps together with --jobs 1 and --jobs <CPUs>, alternating",
+    )
     args = parser.parse_args(argv)
 
     timer = gnu_time()
@@ -352,6 +414,8 @@ def main(argv: list[str] | None = None) -> int:
                 curve = [b] + [
                     measure_dataset(ensure(name, folder), scan, 1, timer, args.scan_args)[0] for name in args.rss_curve
                 ]
+        if args.jobs_scaling:
+            measure_jobs([ensure(name, folder) for name in args.jobs_scaling], args.repeat, timer, args.scan_args)
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130

@@ -318,11 +318,16 @@ def dump_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def worker_pids(pid: int) -> list[int]:
+    """The pool workers of the scan `pid`: children of its fork server (several dumps are read as jobs on a
+    local pool, whose workers the fork server starts)."""
+    return [worker for child in _children(pid) if b"forkserver" in _cmdline(child) for worker in _children(child)]
+
+
+def _children(pid: int) -> list[int]:
     try:
-        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
     except OSError:
         return []
-    return [int(child) for child in children if b"spawn_main" in _cmdline(int(child))]
 
 
 def _cmdline(pid: int) -> bytes:

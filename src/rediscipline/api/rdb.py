@@ -14,7 +14,7 @@ from rediscipline.rules.registry import Registry
 from rediscipline.settings.layering import Settings
 from rediscipline.sources.rdb.jobs import DumpJobs
 from rediscipline.sources.rdb.memory import DEFAULT_ALLOCATOR
-from rediscipline.sources.rdb.source import ByteProgress, DumpOptions, RdbSource
+from rediscipline.sources.rdb.source import ByteProgress, DumpOptions, RdbSource, dump_paths, dump_workers
 
 if TYPE_CHECKING:
     from rediscipline.api.executors import Executor
@@ -44,7 +44,9 @@ def scan_rdb(
     """Audit one or more dumps (the shards of a cluster, or several nodes) as one keyspace.
 
     `executor`: read each dump, rules included, as a job there (a process pool, a Dask cluster: see
-    `sources.rdb.jobs`); without one the dumps are parsed in worker processes and judged here.
+    `sources.rdb.jobs`). Without one, several dumps are read as jobs on a local pool of `options.jobs`
+    workers (default: one per CPU once there is enough to read, `dump_workers`), and a single dump is read
+    here, parsed in a worker process when that pays.
     """
     registry = registry or default_registry()
     settings = settings or settings_for(registry=registry)
@@ -56,10 +58,20 @@ def scan_rdb(
         type=options.type,
         allocator=options.allocator,
     )
-    source: RdbSource
-    if executor is None:
-        source = RdbSource(options.paths, dump, jobs=options.jobs, progress=progress)
-    else:
-        source = DumpJobs(options.paths, dump, progress=progress)
     baseline = baseline_at(options.baseline)
-    return run([source], settings, command="scan", registry=registry, baseline=baseline, executor=executor)
+
+    def audit(source: RdbSource, executor: Executor | None) -> Report:
+        return run([source], settings, command="scan", registry=registry, baseline=baseline, executor=executor)
+
+    if executor is not None:
+        return audit(DumpJobs(options.paths, dump, progress=progress), executor)
+    paths = dump_paths(options.paths)
+    workers = min(dump_workers(paths, options.jobs), len(paths))
+    if workers <= 1:  # one dump (parsed in a worker when that pays, judged here), or everything here
+        return audit(RdbSource(paths, dump, jobs=options.jobs, progress=progress), None)
+    # Several dumps: each parsed and judged in a worker of a local pool, so that the rules' work spreads over
+    # the cores as well (with the rules here, this process was the bottleneck).
+    from rediscipline.api.executors import LocalExecutor
+
+    with LocalExecutor(workers) as pool:
+        return audit(DumpJobs(paths, dump, progress=progress), pool)

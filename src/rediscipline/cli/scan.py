@@ -157,8 +157,8 @@ def scan_source_options(func: F) -> F:
             "--jobs",
             type=click.IntRange(min=1),
             metavar="N",
-            help="Dumps: parse up to N files at once in worker processes while the rules run here (default: one "
-            "per CPU from 32 MB of input; 1: everything in one process).",
+            help="Dumps: read up to N files at once in worker processes, rules included (default: one per CPU "
+            "from 32 MB of input; 1: everything in one process).",
         ),
         click.option(
             "--progress/--no-progress", "show_progress", default=None, help="Progress bar (default: on a terminal)."

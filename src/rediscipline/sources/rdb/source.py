@@ -177,6 +177,17 @@ def _describe(
     return estimate
 
 
+def dump_workers(paths: Sequence[str], jobs: int | None, sizes: Sequence[int] | None = None) -> int:
+    """How many processes read `paths`: `jobs` when given; else one per CPU, or one in all when there is too
+    little to parse to pay for starting workers, or when the compiled core reads a single dump (it parses
+    faster than a worker can hand its facts over). `sizes`: the files' sizes, when the caller has them."""
+    if jobs is not None:
+        return jobs
+    total = sum(sizes) if sizes is not None else sum(os.path.getsize(path) for path in paths)
+    alone = len(paths) == 1 and compiled.load(WALK) is not None
+    return (os.cpu_count() or 1) if total >= PARALLEL_FROM and not alone else 1
+
+
 def dump_runs(
     paths: Sequence[str],
     options: DumpOptions,
@@ -187,16 +198,11 @@ def dump_runs(
 ) -> Iterator[PartRun]:
     """The facts of every dump as runs (index in `paths`, facts), parsed by up to `jobs` worker processes at
     once (runs of several dumps then interleave), or here when `jobs` is 1 (one run per dump, in order: the
-    caller takes every fact of a run before asking for the next).
-
-    `jobs` None: one worker per CPU, or none when there is too little to parse to pay for starting them, or
-    when the compiled core reads a single dump (it parses faster than a worker can hand its facts over).
+    caller takes every fact of a run before asking for the next). `jobs` None: as `dump_workers` decides.
     """
     sizes = [os.path.getsize(path) for path in paths]
     total = sum(sizes)
-    if jobs is None:
-        alone = len(paths) == 1 and compiled.load(WALK) is not None
-        jobs = (os.cpu_count() or 1) if total >= PARALLEL_FROM and not alone else 1
+    jobs = dump_workers(paths, jobs, sizes)
     if jobs <= 1:
         done = 0
         for index, (path, size) in enumerate(zip(paths, sizes, strict=True)):

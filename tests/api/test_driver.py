@@ -49,7 +49,7 @@ def test_only_rules_a_key_list_can_show_run_and_the_others_are_listed() -> None:
     assert report.run.rules_enabled == len(runnable)
     [skipped] = [n for n in report.notes if n.code == "rules-not-checked"]
     assert set(skipped.params["rules"]) == {c.meta.id for c in registry} - runnable  # type: ignore[arg-type]
-    assert skipped.params["places"] == ("code", "runtime", "live", "rdb", "config")
+    assert skipped.params["places"] == ("code", "runtime", "live", "rdb", "config", "traffic")
     needed = "rules need code, a running application, a live server"
     assert note_text(skipped, "en").startswith(f"{len(registry) - len(runnable)} {needed}")
     assert {f.rule_id for f in report.findings} == {"KEY001", "KEY006"}

@@ -13,15 +13,13 @@ from __future__ import annotations
 import bisect
 import heapq
 from array import array
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import Any, TypeVar, cast
+from typing import TypeVar
 
-from rediscipline.engine.groups import Groups, resolve
 from rediscipline.model.cluster import CLUSTER_SLOTS, SLOTS_KEPT, ClusterView, HashtagStat, SlotStat
-from rediscipline.model.location import SOURCE_LIVE, Location
 from rediscipline.redis_meta.keyslot import hash_slot, hashtag_of
-from rediscipline.rules.base import ClusterRule, ConfiguredRule, RuleContext, merge_table, prune_table
+from rediscipline.rules.base import merge_table, prune_table
 
 #: Hashtags a part tracks before the lightest are dropped.
 HASHTAG_CAP = 10_000
@@ -103,19 +101,6 @@ class SlotCollector:
         return replace(view, slots=tuple(slots), hashtags=hashtags)
 
 
-def judge_cluster(
-    view: ClusterView, rules: Sequence[tuple[ConfiguredRule, RuleContext[Any]]], groups: Groups, rank: int
-) -> None:
-    """Run the cluster rules on `view`: each violation is a finding about the cluster, one per (rule, code,
-    subject), with the violation's subject as the finding's (`shard 10.0.0.5:7001`, `slot 866`), at the
-    address the scan was given."""
-    origin = view.origin or Location(SOURCE_LIVE)
-    for configured, ctx in rules:
-        for found in cast(ClusterRule[Any], configured.rule).check(view, ctx):
-            resolved = resolve(configured, ctx, found.violation)
-            groups.add_subject(resolved, (found.subject, ""), origin, found.example, 1, rank=rank)
-
-
 def _slot_owners(view: ClusterView) -> tuple[list[int], list[tuple[tuple[int, int], int]]]:
     ranges = sorted((slot_range, index) for index, shard in enumerate(view.shards) for slot_range in shard.slots)
     return [slot_range[0] for slot_range, _index in ranges], ranges
@@ -135,4 +120,4 @@ def _combine(mine: list[int], theirs: list[int]) -> None:
     mine[1] += theirs[1]
 
 
-__all__ = ["HASHTAG_CAP", "VIEW_TOP", "SlotCollector", "judge_cluster"]
+__all__ = ["HASHTAG_CAP", "VIEW_TOP", "SlotCollector"]

@@ -29,6 +29,7 @@ from rediscipline.engine.unreadable import UnreadableTally
 from rediscipline.model.cluster import ClusterView
 from rediscipline.model.code import FileDirectives
 from rediscipline.model.server import ServerFact
+from rediscipline.model.traffic import TrafficView
 from rediscipline.rules.base import Accumulator
 
 
@@ -39,7 +40,8 @@ class Partial:
     `servers` are the servers whose instance rules run at the end (with the merged keyspace), by part;
     `judged` the findings of servers judged before (a config file replaced by another); `started` the
     `time.perf_counter()` the earliest engine started at; `slots` the keys per hash slot and hashtag of
-    parts that are a cluster's shards; `cluster` the cluster they are the shards of, once a part was told.
+    parts that are a cluster's shards; `cluster` the cluster they are the shards of, once a part was told;
+    `traffic` the traffic windows observed, by part.
     """
 
     part: int
@@ -56,6 +58,7 @@ class Partial:
     started: float
     slots: SlotCollector | None = None
     cluster: ClusterView | None = None
+    traffic: tuple[tuple[int, TrafficView], ...] = ()
 
     def merge(self, other: Partial) -> None:
         """Fold `other`, the partial of another part of the same run (same rules and settings), into this one.
@@ -84,3 +87,4 @@ class Partial:
         elif other.slots is not None:
             self.slots.merge(other.slots)
         self.cluster = self.cluster or other.cluster
+        self.traffic = tuple(sorted((*self.traffic, *other.traffic), key=lambda item: item[0]))

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
 
 from rediscipline import compiled
-from rediscipline.engine.cluster import SlotCollector, judge_cluster
+from rediscipline.engine.cluster import SlotCollector
 from rediscipline.engine.flagged import FlaggedKeys
 from rediscipline.engine.groups import AFTER_EVERY_KEY, Group, Groups, ResolvedViolation, resolve
 from rediscipline.engine.keyspace import KeyspaceCollector, count_estimate
@@ -34,6 +34,7 @@ from rediscipline.engine.scopes import Scope, Scopes
 from rediscipline.engine.score import score
 from rediscipline.engine.suppressions import suppression_findings
 from rediscipline.engine.unreadable import UnreadableTally
+from rediscipline.engine.views import judge_view
 from rediscipline.model.cluster import ClusterView
 from rediscipline.model.code import CodeCall, FileDirectives, UnusedSuppression
 from rediscipline.model.facts import CommandFact, KeyFact, KeyNames, KeySample, UnreadableKey, Vanished
@@ -50,12 +51,13 @@ from rediscipline.model.keypattern import (
     infer_parts,
     skeleton_offsets,
 )
-from rediscipline.model.location import SOURCE_CONFIG, SOURCE_KEYS, Location
+from rediscipline.model.location import SOURCE_CONFIG, SOURCE_KEYS, SOURCE_LIVE, Location
 from rediscipline.model.namespace import NamespacePolicy
 from rediscipline.model.plan import ProbePlan
 from rediscipline.model.report import RuleMeta, Stats, UnreadableKeys
 from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
+from rediscipline.model.traffic import TrafficView
 from rediscipline.redis_meta.libraries import KeyFamily
 from rediscipline.rules.base import (
     Accumulator,
@@ -174,6 +176,7 @@ class Engine:
         self._started = time.perf_counter()
         self._slots = SlotCollector() if cluster else None
         self._cluster: ClusterView | None = None
+        self._traffic: tuple[tuple[int, TrafficView], ...] = ()
 
     # -- input -----------------------------------------------------------------------------------------
 
@@ -208,6 +211,7 @@ class Engine:
             CodeCall: self.feed_call,
             ServerFact: self.set_server,
             ClusterView: self.set_cluster,
+            TrafficView: self.add_traffic,
             FileDirectives: self._directives.append,
         }
 
@@ -236,6 +240,10 @@ class Engine:
         """The cluster the run's parts are the shards of: its rules (CLU) judge it at the end, with the slots
         and hashtags the parts counted."""
         self._cluster = view
+
+    def add_traffic(self, view: TrafficView) -> None:
+        """A server's traffic over an observation window: the traffic rules judge it at the end."""
+        self._traffic += ((self.part, view),)
 
     def set_sample(self, sample: KeySample) -> None:
         self.set_sampling(sample.rate, sample.population)
@@ -569,6 +577,7 @@ class Engine:
             started=self._started,
             slots=self._slots,
             cluster=self._cluster,
+            traffic=self._traffic,
         )
 
     def _pending_servers(self) -> tuple[tuple[int, ServerFact], ...]:
@@ -586,7 +595,7 @@ class Engine:
         self._merged_servers = tuple(item for item in merged.servers if own is None or item[1] is not own)
         self._directives = list(merged.directives)
         self._started = merged.started
-        self._slots, self._cluster = merged.slots, merged.cluster
+        self._slots, self._cluster, self._traffic = merged.slots, merged.cluster, merged.traffic
 
     # -- output ----------------------------------------------------------------------------------------
 
@@ -626,7 +635,16 @@ class Engine:
                 cluster = self._slots.complete(cluster)
             if self.keyspace.sample_rate is not None:
                 cluster = replace(cluster, sample_rate=self.keyspace.sample_rate)
-            judge_cluster(cluster, self._scope(None).cluster_rules, self.groups, self.keys)
+            judge_view(
+                cluster,
+                cluster.origin or Location(SOURCE_LIVE),
+                self._scope(None).cluster_rules,
+                self.groups,
+                self.keys,
+            )
+        traffic = tuple(view for _part, view in self._traffic)
+        for view in traffic:
+            judge_view(view, view.origin, self._scope(None).traffic_rules, self.groups, self.keys)
         findings = self._judged_servers.findings(source) + self.groups.findings(source)
         if late:
             findings, flagged_aggregates = self._settle_late(findings, flagged_aggregates, late, families)
@@ -654,6 +672,7 @@ class Engine:
             score=score(self.keys, flagged, findings, has_server=bool(servers)),
             keyspace=keyspace,
             cluster=cluster,
+            traffic=traffic,
         )
         unreadable = self._unreadable.summary(self.patterns.canonical, self.rules)
         return EngineResult(tuple(findings), stats, self.plan, tuple(self._directives), unreadable)

@@ -27,6 +27,7 @@ from rediscipline.rules.base import (
     InstanceRule,
     NameRule,
     RuleContext,
+    TrafficRule,
 )
 
 #: (index of the declared namespace or None, indexes of the per-key ignore globs that match)
@@ -47,6 +48,7 @@ class Scope:
     call_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
     instance_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
     cluster_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
+    traffic_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
     #: bound `check` methods of the fact rules, so the per-key loop does no attribute lookups
     fact_checks: list[tuple[Any, ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
 
@@ -129,6 +131,8 @@ class Scopes:
                 built.instance_rules.append((configured, ctx))
             elif isinstance(rule, ClusterRule):
                 built.cluster_rules.append((configured, ctx))
+            elif isinstance(rule, TrafficRule):
+                built.traffic_rules.append((configured, ctx))
             elif isinstance(rule, NameRule):
                 built.name_rules.append((configured, ctx))
             elif isinstance(rule, FactRule):

@@ -10,6 +10,7 @@ SOURCE_RDB = "rdb"
 SOURCE_CODE = "code"
 SOURCE_CONFIG = "config"
 SOURCE_RUNTIME = "runtime"  # a call site of a running application, seen by the guard
+SOURCE_TRAFFIC = "traffic"  # what a live server was sent during an observation window
 #: Sources whose locations are places in files a team edits (source code, server config files, the call sites
 #: the runtime guard saw), as opposed
 #: to where keys were read (a server, a dump, a key list).

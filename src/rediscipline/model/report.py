@@ -11,6 +11,7 @@ from rediscipline.model.keyspace import KeyspaceStats
 from rediscipline.model.note import Note
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.model.traffic import TrafficView
 
 #: The report document's schema name and version (`render.json_output` writes it, `diff` reads it).
 REPORT_SCHEMA = "rediscipline.report"
@@ -160,6 +161,7 @@ class Stats:
     keyspace: KeyspaceStats | None = None  # sources that probe values (live, rdb)
     server: ServerSummary | None = None
     cluster: ClusterView | None = None  # a scan of a whole cluster: its shards, busiest slots and hashtags
+    traffic: tuple[TrafficView, ...] = ()  # what each server observed was sent during the window
 
 
 @dataclass(frozen=True, slots=True)

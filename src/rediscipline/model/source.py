@@ -25,6 +25,7 @@ from rediscipline.model.note import Note
 from rediscipline.model.plan import ProbePlan
 from rediscipline.model.report import ServerSummary
 from rediscipline.model.server import ServerFact
+from rediscipline.model.traffic import TrafficView
 
 #: Everything a source may yield. A ServerFact comes before the keys of that server; FileDirectives (the
 #: suppression comments of one file) are kept for the suppression step, which runs after the engine.
@@ -39,6 +40,7 @@ Fact = (
     | ServerFact
     | FileDirectives
     | ClusterView
+    | TrafficView
 )
 
 

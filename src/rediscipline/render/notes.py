@@ -27,6 +27,7 @@ PLACES = {
     "config": Text("a config file", "配置文件"),
     "keys": Text("a key list", "Key 列表"),
     "runtime": Text("a running application", "运行中的应用"),
+    "traffic": Text("a server's traffic", "实例的请求流量"),
 }
 
 Params = Mapping[str, Any]

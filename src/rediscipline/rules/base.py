@@ -10,6 +10,7 @@
 * `InstanceRule` judges a whole server once, at the end, from its `ServerFact` and the keyspace statistics.
 * `SuppressionRule` judges the tool's own suppression comments that suppressed nothing, after the others ran.
 * `ClusterRule` judges a whole cluster once, at the end, from what every shard's scan found (`ClusterView`).
+* `TrafficRule` judges what a server was sent during an observation window once, at the end (`TrafficView`).
 
 A rule may be both a `FactRule` and an `AggregateRule`: it judges each fact and folds some of them too (a TTL
 too long per key, too short per pattern).
@@ -47,13 +48,14 @@ from rediscipline.model.report import RuleMeta
 from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.model.traffic import TrafficView
 from rediscipline.rules.citations import citations_for
 from rediscipline.rules.gate import Gate
 from rediscipline.rules.options import RuleOptions
 from rediscipline.rules.translation import HEADINGS_ZH, ChineseDoc
 
 #: Where a rule can be checked, in the order the catalog shows them.
-WHERE = ("code", "runtime", "live", "rdb", "config", "keys")
+WHERE = ("code", "runtime", "live", "rdb", "config", "keys", "traffic")
 DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Options", "Source")
 FAMILIES = {
     "KEY": Text("key naming", "键名规范"),
@@ -364,10 +366,10 @@ class InstanceRule(Rule[OptionsT]):
 
 
 @dataclass(slots=True)
-class ClusterViolation:
-    """A cluster rule's violation with what it is about: `subject` names it in the finding (`shard
-    10.0.0.5:7001`, `slot 866`, a setting) and `example`, when given, is shown as its example (a hashtag's
-    bytes, a shard's address)."""
+class SubjectViolation:
+    """A cluster or traffic rule's violation with what it is about: `subject` names it in the finding
+    (`shard 10.0.0.5:7001`, `slot 866`, a setting, a client) and `example`, when given, is shown as its
+    example (a hashtag's bytes, a shard's address, a key)."""
 
     violation: Violation
     subject: str
@@ -381,7 +383,19 @@ class ClusterRule(Rule[OptionsT]):
     measured quantity (a ratio, a share, a count).
     """
 
-    def check(self, cluster: ClusterView, ctx: RuleContext[OptionsT]) -> Iterable[ClusterViolation]:
+    def check(self, cluster: ClusterView, ctx: RuleContext[OptionsT]) -> Iterable[SubjectViolation]:
+        raise NotImplementedError
+
+
+class TrafficRule(Rule[OptionsT]):
+    """A rule on what a server was sent during an observation window (`rediscipline traffic`), run once at
+    the end of the run with the whole window (`TrafficView`): its clients, commands and slow calls.
+
+    Violations become findings about the server, one per (code, subject); set `Violation.value` to the
+    measured quantity (channels, bytes, calls per second).
+    """
+
+    def check(self, traffic: TrafficView, ctx: RuleContext[OptionsT]) -> Iterable[SubjectViolation]:
         raise NotImplementedError
 
 

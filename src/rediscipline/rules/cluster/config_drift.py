@@ -12,7 +12,7 @@ from rediscipline.model.plan import SERVER_CONFIG
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.model.units import human_bytes
-from rediscipline.rules.base import ClusterRule, ClusterViolation, RuleContext, rule
+from rediscipline.rules.base import ClusterRule, SubjectViolation, RuleContext, rule
 from rediscipline.rules.cluster.shards import CLUSTER_CHECKS, address_of, listing
 from rediscipline.rules.config.lazyfree import LAZYFREE_SETTINGS
 from rediscipline.rules.options import RuleOptions, option
@@ -107,7 +107,7 @@ class ShardConfigDrift(ClusterRule[ConfigDriftOptions]):
     Options = ConfigDriftOptions
     reads_server = frozenset({SERVER_CONFIG})
 
-    def check(self, cluster: ClusterView, ctx: RuleContext[ConfigDriftOptions]) -> Iterator[ClusterViolation]:
+    def check(self, cluster: ClusterView, ctx: RuleContext[ConfigDriftOptions]) -> Iterator[SubjectViolation]:
         for setting in ctx.options.settings:
             values: dict[str, list[ShardStat]] = {}
             missing: list[ShardStat] = []
@@ -157,7 +157,7 @@ def _effect(setting: str) -> tuple[str, str]:
     return ("a key's behaviour depends on the shard its slot is on", "一个 Key 的行为取决于它所在槽位的分片")
 
 
-def _finding(setting: str, values: dict[str, list[ShardStat]], missing: list[ShardStat]) -> ClusterViolation:
+def _finding(setting: str, values: dict[str, list[ShardStat]], missing: list[ShardStat]) -> SubjectViolation:
     ordered = sorted(values, key=lambda value: -len(values[value]))  # stable: ties keep the shards' order
     shown = _shown(setting, ordered)
     parts_en: list[str] = []
@@ -181,4 +181,4 @@ def _finding(setting: str, values: dict[str, list[ShardStat]], missing: list[Sha
         f"各分片的 {name} 不一致：{'；'.join(parts_zh)}{left.zh}：{effect_zh}；请让所有节点使用相同的值",
     )
     violation = Violation("differs", message, value=len(values), setting=setting)
-    return ClusterViolation(violation, name)
+    return SubjectViolation(violation, name)

@@ -10,7 +10,7 @@ from rediscipline.model.finding import Violation
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.model.units import human_bytes
-from rediscipline.rules.base import ClusterRule, ClusterViolation, RuleContext, rule
+from rediscipline.rules.base import ClusterRule, SubjectViolation, RuleContext, rule
 from rediscipline.rules.cluster.shards import (
     CLUSTER_CHECKS,
     estimated,
@@ -109,7 +109,7 @@ class HashtagShare(ClusterRule[HashtagShareOptions]):
     Options = HashtagShareOptions
     needs = frozenset({"memory"})
 
-    def check(self, cluster: ClusterView, ctx: RuleContext[HashtagShareOptions]) -> Iterator[ClusterViolation]:
+    def check(self, cluster: ClusterView, ctx: RuleContext[HashtagShareOptions]) -> Iterator[SubjectViolation]:
         opts = ctx.options
         for tag in cluster.hashtags:
             if tag.shard is None or not 0 <= tag.shard < len(cluster.shards) or tag.keys < MIN_TAG_KEYS:
@@ -130,7 +130,7 @@ class HashtagShare(ClusterRule[HashtagShareOptions]):
 
 def _finding(
     cluster: ClusterView, tag: HashtagStat, shard: ShardStat, code: str, *, part: int, whole: int
-) -> ClusterViolation:
+) -> SubjectViolation:
     shown = shown_tag(tag.tag)
     sample = sampled(cluster)
     if code == "keys":
@@ -152,4 +152,4 @@ def _finding(
         "让 tag 只包含同一个多 Key 命令需要放在一起的 Key，或者去掉括号",
     )
     violation = Violation(code, message, value=round(part / whole, 3))
-    return ClusterViolation(violation, f"hashtag {shown}", tag.tag)
+    return SubjectViolation(violation, f"hashtag {shown}", tag.tag)

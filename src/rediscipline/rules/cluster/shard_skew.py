@@ -10,7 +10,7 @@ from rediscipline.model.finding import Violation
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.model.units import human_bytes
-from rediscipline.rules.base import ClusterRule, ClusterViolation, RuleContext, rule
+from rediscipline.rules.base import ClusterRule, SubjectViolation, RuleContext, rule
 from rediscipline.rules.cluster.shards import (
     CLUSTER_CHECKS,
     Compared,
@@ -149,7 +149,7 @@ class ShardSkew(ClusterRule[ShardSkewOptions]):
     Options = ShardSkewOptions
     needs = frozenset({"memory"})
 
-    def check(self, cluster: ClusterView, ctx: RuleContext[ShardSkewOptions]) -> Iterator[ClusterViolation]:
+    def check(self, cluster: ClusterView, ctx: RuleContext[ShardSkewOptions]) -> Iterator[SubjectViolation]:
         opts = ctx.options
         compared = data_shards(cluster)
         shards = compared.shards
@@ -166,7 +166,7 @@ class ShardSkew(ClusterRule[ShardSkewOptions]):
 
     def _skewed(
         self, cluster: ClusterView, compared: Compared, measure: _Measure, limit: float
-    ) -> Iterator[ClusterViolation]:
+    ) -> Iterator[SubjectViolation]:
         shards = compared.shards
         mean = sum(measure.values) / len(shards)
         if not mean:
@@ -201,9 +201,9 @@ class ShardSkew(ClusterRule[ShardSkewOptions]):
                 f"{ratio(slots)} 倍：{advice.zh}{notes.zh}",
             )
             violation = Violation(measure.code, message, value=round(skew, 2))
-            yield ClusterViolation(violation, shard_subject(shard), address_bytes(shard))
+            yield SubjectViolation(violation, shard_subject(shard), address_bytes(shard))
 
-    def _slots(self, cluster: ClusterView, limit: float) -> Iterator[ClusterViolation]:
+    def _slots(self, cluster: ClusterView, limit: float) -> Iterator[SubjectViolation]:
         """Slots come from the topology, known for every shard, read or not."""
         masters = [shard for shard in cluster.shards if shard.slot_count]
         if len(masters) < 2:
@@ -224,7 +224,7 @@ class ShardSkew(ClusterRule[ShardSkewOptions]):
                 "（`redis-cli --cluster rebalance`），如果权重是有意设置的，请调高 `max-slot-ratio`",
             )
             violation = Violation("slots", message, value=round(skew, 2))
-            yield ClusterViolation(violation, shard_subject(shard), address_bytes(shard))
+            yield SubjectViolation(violation, shard_subject(shard), address_bytes(shard))
 
 
 def _memory(shards: Sequence[ShardStat]) -> _Measure | None:

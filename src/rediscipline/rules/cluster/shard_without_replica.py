@@ -8,7 +8,7 @@ from rediscipline.model.cluster import CLUSTER_SLOTS, ClusterView
 from rediscipline.model.finding import Violation
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
-from rediscipline.rules.base import ClusterRule, ClusterViolation, RuleContext, rule
+from rediscipline.rules.base import ClusterRule, SubjectViolation, RuleContext, rule
 from rediscipline.rules.cluster.shards import (
     CLUSTER_CHECKS,
     address_bytes,
@@ -71,7 +71,7 @@ class ShardWithoutReplica(ClusterRule[RuleOptions]):
       as given.
     """
 
-    def check(self, cluster: ClusterView, ctx: RuleContext[RuleOptions]) -> Iterator[ClusterViolation]:
+    def check(self, cluster: ClusterView, ctx: RuleContext[RuleOptions]) -> Iterator[SubjectViolation]:
         for shard in cluster.shards:
             if not shard.slot_count or shard.replicas:
                 continue
@@ -89,4 +89,4 @@ class ShardWithoutReplica(ClusterRule[RuleOptions]):
                 f"（`redis-cli --cluster add-node NEW_HOST:PORT {address_of(shard)} --cluster-slave`）",
             )
             violation = Violation("no-replica", message, value=0)
-            yield ClusterViolation(violation, shard_subject(shard), address_bytes(shard))
+            yield SubjectViolation(violation, shard_subject(shard), address_bytes(shard))

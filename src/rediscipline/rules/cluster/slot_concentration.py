@@ -10,7 +10,7 @@ from rediscipline.model.finding import Violation
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.model.units import human_bytes
-from rediscipline.rules.base import ClusterRule, ClusterViolation, RuleContext, rule
+from rediscipline.rules.base import ClusterRule, SubjectViolation, RuleContext, rule
 from rediscipline.rules.cluster.shards import (
     CLUSTER_CHECKS,
     estimated,
@@ -152,7 +152,7 @@ class SlotConcentration(ClusterRule[SlotConcentrationOptions]):
     Options = SlotConcentrationOptions
     needs = frozenset({"memory"})
 
-    def check(self, cluster: ClusterView, ctx: RuleContext[SlotConcentrationOptions]) -> Iterator[ClusterViolation]:
+    def check(self, cluster: ClusterView, ctx: RuleContext[SlotConcentrationOptions]) -> Iterator[SubjectViolation]:
         opts = ctx.options
         defer = HASHTAG_RULE in ctx.enabled
         tags: dict[int, list[HashtagStat]] = {}
@@ -203,7 +203,7 @@ def _tag_memory(tag: HashtagStat) -> int:
     return tag.memory or 0
 
 
-def _keys(judged: _Judged, defer: bool, opts: SlotConcentrationOptions) -> Iterator[ClusterViolation]:
+def _keys(judged: _Judged, defer: bool, opts: SlotConcentrationOptions) -> Iterator[SubjectViolation]:
     cluster, slot, shard = judged.cluster, judged.slot, judged.shard
     tag = judged.dominant(slot.keys, _tag_keys)
     if tag is not None and defer:
@@ -230,7 +230,7 @@ def _keys(judged: _Judged, defer: bool, opts: SlotConcentrationOptions) -> Itera
     )
 
 
-def _memory(judged: _Judged, defer: bool, opts: SlotConcentrationOptions) -> Iterator[ClusterViolation]:
+def _memory(judged: _Judged, defer: bool, opts: SlotConcentrationOptions) -> Iterator[SubjectViolation]:
     cluster, slot, shard = judged.cluster, judged.slot, judged.shard
     if slot.memory is None or not shard.memory or estimated(cluster, slot.memory) < opts.min_bytes:
         return
@@ -285,7 +285,7 @@ def _cause(slot: SlotStat, tag: HashtagStat | None) -> Text:
 
 def _concentrated(
     judged: _Judged, code: str, *, held: Text, average: Text, skew: float, of_shard: str, tag: HashtagStat | None
-) -> ClusterViolation:
+) -> SubjectViolation:
     slot, shard = judged.slot, judged.shard
     mark, cause, name = partial_mark(shard), _cause(slot, tag), shard_name(shard)
     message = Text(
@@ -297,10 +297,10 @@ def _concentrated(
         f"该分片会最先写满：{cause.zh}",
     )
     violation = Violation(code, message, value=round(skew, 2))
-    return ClusterViolation(violation, f"slot {slot.slot}", tag.tag if tag is not None else None)
+    return SubjectViolation(violation, f"slot {slot.slot}", tag.tag if tag is not None else None)
 
 
-def _traffic(judged: _Judged, traffic: _Traffic, *, value: int, total: int) -> ClusterViolation:
+def _traffic(judged: _Judged, traffic: _Traffic, *, value: int, total: int) -> SubjectViolation:
     """A slot taking a large share of its shard's traffic; the hashtag holding most of its keys is named."""
     slot, shard = judged.slot, judged.shard
     tag = judged.dominant(slot.keys, _tag_keys)
@@ -324,4 +324,4 @@ def _traffic(judged: _Judged, traffic: _Traffic, *, value: int, total: int) -> C
         "落到多个分片）",
     )
     violation = Violation(traffic.code, message, value=round(value / total, 3))
-    return ClusterViolation(violation, f"slot {slot.slot}", tag.tag if tag is not None else None)
+    return SubjectViolation(violation, f"slot {slot.slot}", tag.tag if tag is not None else None)

@@ -8,7 +8,7 @@ from rediscipline.model.cluster import CLUSTER_SLOTS, ClusterView
 from rediscipline.model.finding import Violation
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
-from rediscipline.rules.base import ClusterRule, ClusterViolation, RuleContext, rule
+from rediscipline.rules.base import ClusterRule, SubjectViolation, RuleContext, rule
 from rediscipline.rules.cluster.shards import CLUSTER_CHECKS
 from rediscipline.rules.options import RuleOptions
 
@@ -63,7 +63,7 @@ class UncoveredSlots(ClusterRule[RuleOptions]):
       nodes, which holds only while every slot has a node.
     """
 
-    def check(self, cluster: ClusterView, ctx: RuleContext[RuleOptions]) -> Iterator[ClusterViolation]:
+    def check(self, cluster: ClusterView, ctx: RuleContext[RuleOptions]) -> Iterator[SubjectViolation]:
         count = cluster.uncovered_slots
         if count <= 0:
             return
@@ -75,4 +75,4 @@ class UncoveredSlots(ClusterRule[RuleOptions]):
             "失败，cluster-require-full-coverage 为 yes（默认）时整个集群拒绝所有命令；"
             "请分配这些槽位（`redis-cli --cluster fix HOST:PORT`）",
         )
-        yield ClusterViolation(Violation("uncovered", message, value=count), SUBJECT)
+        yield SubjectViolation(Violation("uncovered", message, value=count), SUBJECT)

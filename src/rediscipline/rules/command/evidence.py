@@ -21,8 +21,8 @@ from rediscipline.model.text import Text
 from rediscipline.redis_meta.commands import with_subcommand
 
 #: Where a command rule can be checked: source code, the commands the runtime guard sees, a live server's
-#: statistics.
-COMMAND_CHECKS = ("code", "runtime", "live")
+#: statistics, and what a server was sent during an observation window (`rediscipline traffic`).
+COMMAND_CHECKS = ("code", "runtime", "live", "traffic")
 
 #: Where a rule on how the application uses a command can be checked: the server's statistics cannot tell
 #: the application's own calls from a client library's (redis-py's default pipeline sends MULTI).

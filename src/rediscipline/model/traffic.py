@@ -1,0 +1,163 @@
+"""What a server was sent during an observation window: commands, errors, slow calls and connected clients.
+
+A `TrafficView` is built from two snapshots of the server taken `seconds` apart (`sources.traffic`): the
+counters of `INFO commandstats`, `errorstats` and `stats` are cumulative since the server started, so the
+window's traffic is their difference. Each part of the view names where it came from and what that source
+cannot see (`TrafficSourceInfo`), because every server-side source of traffic has blind spots: commandstats
+has no arguments, the slow log keeps only calls above a threshold, CLIENT LIST is one instant.
+
+The traffic rules (`rules.base.TrafficRule`) judge the view once, at the end of the run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from rediscipline.model.location import Location
+from rediscipline.model.text import Text
+
+#: Client classes of `client-output-buffer-limit`, as the server names them.
+CLASS_NORMAL = "normal"
+CLASS_REPLICA = "replica"
+CLASS_PUBSUB = "pubsub"
+
+#: The server's defaults for `client-output-buffer-limit` (hard bytes, soft bytes, soft seconds; 0 = none),
+#: used when CONFIG GET is refused.
+DEFAULT_OUTPUT_LIMITS: Mapping[str, tuple[int, int, int]] = {
+    CLASS_NORMAL: (0, 0, 0),
+    CLASS_REPLICA: (256 << 20, 64 << 20, 60),
+    CLASS_PUBSUB: (32 << 20, 8 << 20, 60),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class CommandWindow:
+    """One command's calls inside the window (`name` as commandstats names it: `hgetall`, `config|set`).
+
+    `failed` and `rejected` are None on servers that do not count them (before 6.2); `p50_us`/`p99_us` are
+    the server's latency percentiles since it started (`INFO latencystats`, 7.0+), not the window's.
+    """
+
+    name: str
+    calls: int
+    usec: int
+    failed: int | None = None
+    rejected: int | None = None
+    p50_us: float | None = None
+    p99_us: float | None = None
+
+    @property
+    def usec_per_call(self) -> float | None:
+        return self.usec / self.calls if self.calls else None
+
+
+@dataclass(frozen=True, slots=True)
+class ClientInfo:
+    """One connection as `CLIENT LIST` described it at the end of the window, parsed by field name.
+
+    `fields` holds every field the server printed, unknown ones included, as text; the attributes are the
+    ones rules and the report read (None where this server's version does not print the field).
+    """
+
+    id: int
+    addr: str
+    name: str
+    flags: str
+    cmd: str
+    age: int | None = None
+    idle: int | None = None
+    db: int | None = None
+    sub: int = 0
+    psub: int = 0
+    ssub: int = 0
+    multi: int = -1
+    watch: int | None = None
+    omem: int = 0
+    tot_mem: int | None = None
+    lib: str = ""
+    fields: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def channels(self) -> int:
+        """Channels, patterns and shard channels this connection is subscribed to."""
+        return self.sub + self.psub + self.ssub
+
+    @property
+    def output_class(self) -> str:
+        """Which `client-output-buffer-limit` class applies: pubsub, replica or normal (MONITOR is normal)."""
+        if "P" in self.flags:
+            return CLASS_PUBSUB
+        if "S" in self.flags:
+            return CLASS_REPLICA
+        return CLASS_NORMAL
+
+    @property
+    def label(self) -> str:
+        """How the report names the connection: its address, with its name when it set one."""
+        return f"{self.addr} ({self.name})" if self.name else self.addr
+
+
+@dataclass(frozen=True, slots=True)
+class SlowCall:
+    """One slow log entry: when (Unix seconds), how long the command ran (µs), the command as the server kept
+    it (at most 32 arguments of at most 128 bytes each) and who sent it (7.0+: address and name)."""
+
+    id: int
+    time: int
+    duration_us: int
+    command: str
+    args: tuple[bytes, ...]
+    client: str = ""
+    client_name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TrafficSourceInfo:
+    """One source of the view: its name (`INFO commandstats`, `SLOWLOG GET`, `CLIENT LIST`), whether it was
+    read (`error`: the server's refusal), and what it cannot show."""
+
+    name: str
+    blind_spots: Text
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TrafficView:
+    """A server's traffic over a window of `seconds`, from `started` (Unix seconds, the server's clock).
+
+    * `commands`: every command with calls in the window, most calls first;
+    * `errors`: error replies in the window by error prefix (`ERR`, `WRONGTYPE`; `INFO errorstats`, 6.2+);
+    * `stats`: the window's difference of the `INFO stats` counters (`total_commands_processed`,
+      `keyspace_hits`, `expired_keys`, `evicted_keys`, `total_net_input_bytes`, ...);
+    * `clients`: the connections at the end (this tool's own excluded), `clients_total` how many there were
+      (the list is bounded);
+    * `output_limits`: `client-output-buffer-limit` per class (hard, soft, soft seconds);
+    * `slow_calls`: slow log entries logged inside the window; `slowlog_history` how many older ones the
+      log holds and `slowlog_since` the time of its oldest (what it says of the recent past);
+    * `reset`: a counter went backwards (a restart or `CONFIG RESETSTAT` inside the window): the window's
+      differences are unknown and left out, not shown negative.
+    """
+
+    origin: Location
+    started: float
+    seconds: float
+    commands: tuple[CommandWindow, ...] = ()
+    errors: Mapping[str, int] = field(default_factory=dict)
+    stats: Mapping[str, int] = field(default_factory=dict)
+    clients: tuple[ClientInfo, ...] = ()
+    clients_total: int = 0
+    output_limits: Mapping[str, tuple[int, int, int]] = field(default_factory=lambda: dict(DEFAULT_OUTPUT_LIMITS))
+    slow_calls: tuple[SlowCall, ...] = ()
+    slowlog_history: int = 0
+    slowlog_since: int | None = None
+    slowlog_threshold_us: int | None = None
+    reset: bool = False
+    sources: tuple[TrafficSourceInfo, ...] = ()
+
+    @property
+    def calls(self) -> int:
+        return sum(command.calls for command in self.commands)
+
+    def per_second(self, count: int) -> float:
+        return count / self.seconds if self.seconds > 0 else 0.0

@@ -15,6 +15,7 @@ check_command  # src/rediscipline/cli/check.py
 keys_command  # src/rediscipline/cli/keys.py
 diff_command  # src/rediscipline/cli/diff.py
 fleet_command  # src/rediscipline/cli/fleet.py
+traffic_command  # src/rediscipline/cli/traffic.py
 rules_command  # src/rediscipline/cli/rules.py
 rule_command  # src/rediscipline/cli/rules.py
 create_command  # src/rediscipline/cli/baseline.py

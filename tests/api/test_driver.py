@@ -25,6 +25,7 @@ from rediscipline.sources.config.source import ConfigSource
 from rediscipline.sources.keylist import KeyListSource, NameSource
 from rediscipline.sources.live.source import LiveSource
 from rediscipline.sources.rdb.source import RdbSource
+from rediscipline.sources.traffic.source import TrafficSource
 from tests.support.sources import FactSource
 
 ORIGIN = Location("keys", "keys.txt")
@@ -121,12 +122,12 @@ def test_the_engine_result_is_frozen() -> None:
 def test_every_place_a_rule_names_is_read_by_a_source() -> None:
     """A rule's `where` names only places some Source reads (the runtime guard's included), the banned-command
     rows included, and every place a source reads is one a rule may name."""
-    sources = (CodeSource, ConfigSource, KeyListSource, NameSource, LiveSource, RdbSource, RuntimeSource)
+    sources = (CodeSource, ConfigSource, KeyListSource, NameSource, LiveSource, RdbSource, RuntimeSource, TrafficSource)
     places = {cls.place for cls in sources}
-    assert places == set(WHERE) == {"code", "config", "keys", "live", "rdb", "runtime"}
+    assert places == set(WHERE) == {"code", "config", "keys", "live", "rdb", "runtime", "traffic"}
     named = {place: sorted(cls.meta.id for cls in default_registry() if place in cls.meta.where) for place in WHERE}
     assert all(named.values()), named
     assert {cls.meta.id for cls in default_registry() if not set(cls.meta.where) <= places} == set()
     assert [cls.meta.where for cls in default_registry() if cls.meta.id in ("CMD001", "CMD004")] == [
-        ("code", "runtime", "live")
+        ("code", "runtime", "live", "traffic")
     ] * 2

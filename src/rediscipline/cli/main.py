@@ -81,6 +81,11 @@ COMMANDS = {
         "scan_command",
         "Audit a running Redis or Valkey server, or RDB dumps, against every rule the input can show.",
     ),
+    "traffic": LazyCommand(
+        "rediscipline.cli.traffic",
+        "traffic_command",
+        "Observe what a running server is sent for a short window: commands, errors, slow calls, clients.",
+    ),
 }
 
 #: Modules whose errors are the user's (bad input, configuration or rule selector): one line, exit 2.

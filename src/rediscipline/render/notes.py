@@ -16,6 +16,7 @@ from rediscipline.model.text import Text
 from rediscipline.render.notes_cluster import CLUSTER_NOTES
 from rediscipline.render.notes_guard import GUARD_NOTES
 from rediscipline.render.notes_live import LIVE_NOTES
+from rediscipline.render.notes_traffic import TRAFFIC_NOTES
 
 PATTERN_LIMIT = 60
 
@@ -189,6 +190,7 @@ CATALOGUE: dict[str, Callable[[Params], Text]] = {
     **LIVE_NOTES,
     **CLUSTER_NOTES,
     **GUARD_NOTES,
+    **TRAFFIC_NOTES,
 }
 
 

@@ -12,7 +12,7 @@ from rediscipline.model.plan import SERVER_CONFIG
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.model.units import human_bytes
-from rediscipline.rules.base import ClusterRule, SubjectViolation, RuleContext, rule
+from rediscipline.rules.base import ClusterRule, RuleContext, SubjectViolation, rule
 from rediscipline.rules.cluster.shards import CLUSTER_CHECKS, address_of, listing
 from rediscipline.rules.config.lazyfree import LAZYFREE_SETTINGS
 from rediscipline.rules.options import RuleOptions, option

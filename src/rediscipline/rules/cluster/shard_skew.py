@@ -10,7 +10,7 @@ from rediscipline.model.finding import Violation
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.model.units import human_bytes
-from rediscipline.rules.base import ClusterRule, SubjectViolation, RuleContext, rule
+from rediscipline.rules.base import ClusterRule, RuleContext, SubjectViolation, rule
 from rediscipline.rules.cluster.shards import (
     CLUSTER_CHECKS,
     Compared,

@@ -8,7 +8,7 @@ from rediscipline.model.cluster import CLUSTER_SLOTS, ClusterView
 from rediscipline.model.finding import Violation
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
-from rediscipline.rules.base import ClusterRule, SubjectViolation, RuleContext, rule
+from rediscipline.rules.base import ClusterRule, RuleContext, SubjectViolation, rule
 from rediscipline.rules.cluster.shards import (
     CLUSTER_CHECKS,
     address_bytes,

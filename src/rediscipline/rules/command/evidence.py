@@ -17,6 +17,7 @@ from rediscipline.model.facts import (
     EVIDENCE_SLOWLOG,
     CommandFact,
 )
+from rediscipline.model.location import SOURCE_TRAFFIC
 from rediscipline.model.text import Text
 from rediscipline.redis_meta.commands import with_subcommand
 
@@ -72,6 +73,11 @@ def seen(fact: CommandFact) -> Text:
     """How the command was observed, as a parenthesised clause for a message ("" for code and runtime)."""
     if fact.evidence == EVIDENCE_COMMANDSTATS:
         calls = f"{fact.calls} call" if fact.calls == 1 else f"{fact.calls} calls"
+        if fact.origin.source == SOURCE_TRAFFIC:  # the difference of two snapshots: calls inside the window
+            return Text(
+                f" ({calls} during the observed window, INFO commandstats)",
+                f"（观察窗口内调用 {fact.calls} 次，INFO commandstats）",
+            )
         return Text(f" ({calls} in INFO commandstats)", f"（INFO commandstats 中调用 {fact.calls} 次）")
     if fact.evidence == EVIDENCE_SLOWLOG and fact.duration_us is not None:
         ms = fact.duration_us / 1000

@@ -1,0 +1,31 @@
+"""Observe what a live server is sent: one window over its own statistics, judged by the command and traffic
+rules (`sources.traffic`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rediscipline.api.defaults import baseline_at, settings_for
+from rediscipline.api.driver import run
+from rediscipline.model.report import Report
+from rediscipline.rules import default_registry
+from rediscipline.rules.registry import Registry
+from rediscipline.settings.layering import Settings
+from rediscipline.sources.traffic.source import DEFAULT_DURATION, MAX_DURATION, TrafficOptions, TrafficSource
+
+__all__ = ["DEFAULT_DURATION", "MAX_DURATION", "TrafficOptions", "observe_traffic"]
+
+
+def observe_traffic(
+    options: TrafficOptions,
+    settings: Settings | None = None,
+    *,
+    registry: Registry | None = None,
+    baseline: Path | None = None,
+) -> Report:
+    """Observe the server `options.url` names for `options.duration` seconds and report on what it was sent.
+    `baseline`: hide the findings recorded in this file."""
+    registry = registry or default_registry()
+    settings = settings or settings_for(registry=registry)
+    source = TrafficSource(options)
+    return run([source], settings, command="traffic", registry=registry, baseline=baseline_at(baseline))

@@ -1,0 +1,76 @@
+"""`rediscipline traffic [URL]`: observe what a live server is sent for a short window, and judge it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from rediscipline.api import settings_for
+from rediscipline.cli.options import output_options, overrides_from, settings_options, write_report
+from rediscipline.render import RENDERERS
+from rediscipline.sources.live.defaults import DEFAULT_TIMEOUT_SECONDS
+from rediscipline.sources.traffic.source import DEFAULT_DURATION, MAX_DURATION
+
+
+@click.command("traffic")
+@click.argument("url", required=False, metavar="[URL]")
+@click.option(
+    "--duration",
+    type=float,
+    default=DEFAULT_DURATION,
+    show_default=True,
+    metavar="SECONDS",
+    help=f"How long to observe, more than 0 and at most {MAX_DURATION:g} s (Ctrl-C ends the window early).",
+)
+@click.option("--user", metavar="NAME", help="ACL user name (overrides the URL's).")
+@click.option("--password-env", metavar="VAR", help="Read the password from environment variable VAR (never printed).")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0.5),
+    default=DEFAULT_TIMEOUT_SECONDS,
+    show_default=True,
+    help="Seconds per reply.",
+)
+@click.option(
+    "--baseline",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Report only findings not recorded in this baseline file.",
+)
+@settings_options
+@output_options(tuple(RENDERERS))
+@click.option("--exit-zero", is_flag=True, help="Exit with 0 even when there are findings.")
+def traffic_command(
+    *,
+    url: str | None,
+    duration: float,
+    user: str | None,
+    password_env: str | None,
+    timeout: float,
+    baseline: Path | None,
+    output_format: str,
+    output: Path | None,
+    color: str,
+    exit_zero: bool,
+    **params: Any,
+) -> None:
+    """Observe what a running server is sent for a short window: commands, errors, slow calls, clients.
+
+    \b
+    Read-only and cheap: about a dozen commands in all (INFO and TIME at each end of the window, CONFIG GET,
+    SLOWLOG GET, CLIENT LIST), whatever the traffic; never MONITOR, never CONFIG SET. The window's
+    commands are judged by the command rules (KEYS, FLUSHALL, admin commands called in the window), its
+    clients by the traffic rules (pub/sub channels per client, output buffers near their limit).
+    Exit code: 0 clean, 1 findings at or above --fail-on, 2 bad input.
+
+    \b
+    rediscipline traffic redis://cache.internal:6379 --duration 30
+    rediscipline traffic rediss://ops@cache.example.com:6380 --password-env REDIS_PASSWORD --format json
+    """
+    from rediscipline.api.traffic import TrafficOptions, observe_traffic  # redis-py loads only for this command
+
+    settings = settings_for(overrides_from(params))
+    options = TrafficOptions(url=url, user=user, password_env=password_env, duration=duration, timeout=timeout)
+    report = observe_traffic(options, settings, baseline=baseline)
+    write_report(report, settings, output_format=output_format, output=output, color=color, exit_zero=exit_zero)

@@ -1,0 +1,75 @@
+"""CLIENT LIST, parsed by field name (the fields and their order change with the server version; the docs say
+to read them by name and to skip unknown ones, which are kept in `ClientInfo.fields`)."""
+
+from __future__ import annotations
+
+from rediscipline.model.traffic import ClientInfo
+
+#: Connections kept in the view at most: CLIENT LIST on a server with more is summarised by the first ones
+#: (the count stays exact in `TrafficView.clients_total`).
+CLIENTS_KEPT = 10_000
+#: Bytes of one field's value kept at most (a client name can be long).
+VALUE_LIMIT = 512
+
+
+def parse_clients(text: bytes, exclude: int | None = None) -> tuple[tuple[ClientInfo, ...], int]:
+    """CLIENT LIST's reply → (the connections, at most CLIENTS_KEPT, this tool's own `exclude` left out;
+    how many there were in all, without it)."""
+    clients: list[ClientInfo] = []
+    total = 0
+    for raw in text.split(b"\n"):
+        line = raw.strip()
+        if not line:
+            continue
+        fields = _fields(line)
+        client_id = _int(fields.get("id"))
+        if client_id is None or client_id == exclude:
+            continue
+        total += 1
+        if len(clients) < CLIENTS_KEPT:
+            clients.append(client_of(client_id, fields))
+    return tuple(clients), total
+
+
+def client_of(client_id: int, fields: dict[str, str]) -> ClientInfo:
+    lib = " ".join(part for part in (fields.get("lib-name", ""), fields.get("lib-ver", "")) if part)
+    multi = _int(fields.get("multi"))
+    return ClientInfo(
+        id=client_id,
+        addr=fields.get("addr", ""),
+        name=fields.get("name", ""),
+        flags=fields.get("flags", ""),
+        cmd=fields.get("cmd", ""),
+        age=_int(fields.get("age")),
+        idle=_int(fields.get("idle")),
+        db=_int(fields.get("db")),
+        sub=_int(fields.get("sub")) or 0,
+        psub=_int(fields.get("psub")) or 0,
+        ssub=_int(fields.get("ssub")) or 0,
+        multi=-1 if multi is None else multi,
+        watch=_int(fields.get("watch")),
+        omem=_int(fields.get("omem")) or 0,
+        tot_mem=_int(fields.get("tot-mem")),
+        lib=lib,
+        fields=fields,
+    )
+
+
+def _fields(line: bytes) -> dict[str, str]:
+    """`id=3 addr=127.0.0.1:5000 name= ...` → field → value (a value is never empty of its `=`; client names
+    cannot hold spaces). Bytes that are not UTF-8 are kept as escapes, each value bounded."""
+    fields: dict[str, str] = {}
+    for item in line.split(b" "):
+        name, sep, value = item.partition(b"=")
+        if sep:
+            fields[name.decode("ascii", "replace")] = value[:VALUE_LIMIT].decode("utf-8", "backslashreplace")
+    return fields
+
+
+def _int(value: str | None) -> int | None:
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        return None

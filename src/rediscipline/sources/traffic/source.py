@@ -1,0 +1,288 @@
+"""A live server as a source of traffic: observe it for a window and yield what it was sent.
+
+The observation is read-only and cheap (about a dozen commands in all, whatever the traffic): CONFIG GET of
+the settings the view compares with, a snapshot (INFO and TIME), a wait, then SLOWLOG GET, CLIENT LIST and a
+second snapshot. Nothing is turned on at the server (no CONFIG SET, no MONITOR): a part it refuses to this
+user is named in the view's sources with the server's words, and the rest goes on.
+
+Facts: the commands called inside the window (`CommandFact` with commandstats evidence and the window's call
+count, and the slow calls with their arguments), which the command rules judge as they judge a scan's; and
+the `TrafficView`, which the traffic rules judge at the end and the report shows.
+
+A Ctrl-C during the wait ends the window there: the second snapshot is taken at once and the view covers the
+shorter window, which a note says.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from rediscipline.model.facts import EVIDENCE_COMMANDSTATS, EVIDENCE_SLOWLOG, CommandFact
+from rediscipline.model.location import SOURCE_TRAFFIC, Location
+from rediscipline.model.note import Note, note
+from rediscipline.model.plan import ProbePlan
+from rediscipline.model.report import ServerSummary
+from rediscipline.model.source import Fact, SourceOutcome
+from rediscipline.model.text import Text
+from rediscipline.model.traffic import DEFAULT_OUTPUT_LIMITS, TrafficSourceInfo, TrafficView
+from rediscipline.sources.errors import SourceError
+from rediscipline.sources.live.connection import open_connection
+from rediscipline.sources.live.defaults import DEFAULT_TIMEOUT_SECONDS
+from rediscipline.sources.live.topology import sentinel_error
+from rediscipline.sources.live.url import ServerAddress, parse_address
+from rediscipline.sources.live.wire import LostConnection, Wire, is_error
+from rediscipline.sources.traffic.clients import parse_clients
+from rediscipline.sources.traffic.slowlog import SLOWLOG_ENTRIES, newest_id, slow_calls
+from rediscipline.sources.traffic.snapshot import Snapshot, take_snapshot
+from rediscipline.sources.traffic.window import Observed, traffic_view
+
+#: The window's length: by default, and at most (a longer one says no more about a server's habits, and a
+#: command line that observes should end soon).
+DEFAULT_DURATION = 10.0
+MAX_DURATION = 60.0
+
+#: What each source of the view cannot show, in the report's words.
+BLIND_SPOTS = {
+    "INFO commandstats": Text(
+        "calls and CPU time per command, no arguments, no keys, no client; CPU is the main thread's execution "
+        "time only",
+        "按命令统计调用次数与 CPU 时间；没有参数、Key 与客户端；CPU 只是主线程的执行时间",
+    ),
+    "SLOWLOG GET": Text(
+        "only calls slower than slowlog-log-slower-than, at most slowlog-max-len of them, 32 arguments of 128 "
+        "bytes each; execution time, not the time the client waited",
+        "只记录超过 slowlog-log-slower-than 的调用，最多 slowlog-max-len 条，每条最多 32 个参数、每个 128 字节；"
+        "记录的是执行时间，不是客户端等待的时间",
+    ),
+    "CLIENT LIST": Text(
+        "the connections at one instant (the end of the window): a client that came and went in between is not seen",
+        "窗口结束时那一刻的连接：窗口内来了又走的客户端看不到",
+    ),
+    "CONFIG GET": Text(
+        "the output buffer limits and the slow log threshold the view compares with (the server's defaults "
+        "when refused)",
+        "视图所比较的输出缓冲区限制与慢日志阈值（被拒绝时按服务端默认值）",
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TrafficOptions:
+    url: str | None = None  # None: $REDIS_URL
+    user: str | None = None
+    password_env: str | None = None
+    duration: float = DEFAULT_DURATION
+    timeout: float = DEFAULT_TIMEOUT_SECONDS
+
+
+def check_duration(duration: float) -> None:
+    """A window the tool observes: more than 0 s, at most MAX_DURATION s."""
+    if not 0 < duration <= MAX_DURATION:
+        raise SourceError(f"--duration must be more than 0 and at most {MAX_DURATION:g} seconds, not {duration:g}")
+
+
+class TrafficSource:
+    """One server observed for `options.duration` seconds (the address is parsed when the source is made)."""
+
+    place = SOURCE_TRAFFIC
+    counts_keys = False
+
+    def __init__(
+        self,
+        options: TrafficOptions,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        check_duration(options.duration)
+        self.options = options
+        self.address: ServerAddress = parse_address(
+            options.url, username=options.user, password_env=options.password_env
+        )
+        self.inputs = (self.address.display,)
+        self._sleep, self._clock = sleep, clock
+        self._outcome = SourceOutcome()
+
+    def outcome(self) -> SourceOutcome:
+        return self._outcome
+
+    def facts(self, plan: ProbePlan) -> Iterator[Fact]:
+        del plan  # the observation is the same whatever the rules: it is cheap, and the report shows all of it
+        wire = Wire(open_connection(self.address, self.options.timeout))
+        try:
+            yield from self._observe(wire)
+        except LostConnection as error:
+            raise SourceError(f"lost the connection to {self.address.display}: {error}") from None
+        finally:
+            wire.close()
+
+    def _observe(self, wire: Wire) -> Iterator[Fact]:
+        origin = Location(SOURCE_TRAFFIC, self.address.display)
+        calls = _Calls(wire)
+        limits, threshold, config_error = _settings(calls)
+        own_id = calls.call("CLIENT", "ID")
+        last_slow = newest_id(calls.call("SLOWLOG", "GET", 1))
+        calls.reset()  # what we send from here on lands inside the window
+        start = take_snapshot(wire)
+        calls.count("info", "time")
+        _refuse_sentinel(start, wire, self.address.display)
+        began = self._clock()
+        cut = self._wait(began)
+        slowlog_reply = calls.call("SLOWLOG", "GET", SLOWLOG_ENTRIES)
+        clients_reply = calls.call("CLIENT", "LIST")
+        end = take_snapshot(wire)
+        seconds = _seconds(start, end, self._clock() - began)
+        clients, total = parse_clients(clients_reply if isinstance(clients_reply, bytes) else b"", _int(own_id))
+        sources = (
+            _source("INFO commandstats", start.refused.get("commandstats")),
+            _source("SLOWLOG GET", str(slowlog_reply) if is_error(slowlog_reply) else None),
+            _source("CLIENT LIST", str(clients_reply) if is_error(clients_reply) else None),
+            _source("CONFIG GET", config_error),
+        )
+        observed = Observed(
+            clients=clients,
+            clients_total=total,
+            slowlog=() if is_error(slowlog_reply) else slow_calls(slowlog_reply),
+            slowlog_before=last_slow,
+            output_limits=limits,
+            slowlog_threshold_us=threshold,
+            sources=sources,
+        )
+        view = traffic_view(
+            origin, start, end, seconds=seconds, observed=observed, own=calls.sent, own_errors=calls.errors
+        )
+        self._outcome = SourceOutcome(tuple(self._notes(view, cut)), _summary(self.address.display, end))
+        for command in view.commands:
+            yield CommandFact(command.name, origin, EVIDENCE_COMMANDSTATS, None, command.calls)
+        for slow in view.slow_calls:
+            yield CommandFact(slow.command, origin, EVIDENCE_SLOWLOG, slow.args, 1, slow.duration_us)
+        yield view
+
+    def _wait(self, began: float) -> float | None:
+        """Wait out the window; a Ctrl-C ends it early: the seconds it lasted, else None."""
+        try:
+            while (left := self.options.duration - (self._clock() - began)) > 0:
+                self._sleep(min(left, 0.5))
+        except KeyboardInterrupt:
+            return self._clock() - began
+        return None
+
+    def _notes(self, view: TrafficView, cut: float | None) -> Iterator[Note]:
+        if cut is not None:
+            yield note("traffic-cut", seconds=round(cut, 1), asked=self.options.duration)
+        if view.reset:
+            yield note("traffic-reset")
+        refused = tuple(f"{source.name}: {source.error}" for source in view.sources if source.error is not None)
+        if refused:
+            yield note("traffic-refused", parts=refused)
+        if view.clients_total > len(view.clients):
+            yield note("traffic-clients-capped", kept=len(view.clients), total=view.clients_total)
+
+
+class _Calls:
+    """The wire, counting what this tool sends inside the window (by commandstats name) and the error replies
+    it is given (by error prefix), so that the window leaves them out."""
+
+    def __init__(self, wire: Wire) -> None:
+        self.wire = wire
+        self.sent: Counter[str] = Counter()
+        self.errors: Counter[str] = Counter()
+
+    def call(self, *args: str | int) -> object:
+        reply = self.wire.call(*args)
+        name = str(args[0]).lower()
+        self.count(f"{name}|{str(args[1]).lower()}" if name in ("client", "slowlog", "config") else name)
+        if is_error(reply):
+            self.errors[str(reply).split(" ", 1)[0]] += 1
+        return reply
+
+    def count(self, *names: str) -> None:
+        self.sent.update(names)
+
+    def reset(self) -> None:
+        self.sent.clear()
+        self.errors.clear()
+
+
+def _settings(calls: _Calls) -> tuple[dict[str, tuple[int, int, int]], int | None, str | None]:
+    """`client-output-buffer-limit` per class and `slowlog-log-slower-than` (µs), read with CONFIG GET; the
+    server's defaults and the refusal when it is refused."""
+    limits = dict(DEFAULT_OUTPUT_LIMITS)
+    reply = calls.call("CONFIG", "GET", "client-output-buffer-limit")
+    if is_error(reply) or not isinstance(reply, list) or len(reply) < 2:
+        return limits, None, str(reply) if is_error(reply) else "no such setting"
+    limits.update(parse_output_limits(bytes(reply[1]).decode("ascii", "replace")))
+    threshold_reply = calls.call("CONFIG", "GET", "slowlog-log-slower-than")
+    threshold = None
+    if isinstance(threshold_reply, list) and len(threshold_reply) == 2:
+        threshold = _int(threshold_reply[1])
+    return limits, threshold, None
+
+
+def parse_output_limits(text: str) -> dict[str, tuple[int, int, int]]:
+    """`normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60` → class → (hard, soft, seconds)
+    (`slave` is the replica class; sizes may carry units on old servers: `256mb`)."""
+    words = text.split()
+    limits: dict[str, tuple[int, int, int]] = {}
+    for index in range(0, len(words) - 3, 4):
+        name = "replica" if words[index] == "slave" else words[index]
+        try:
+            limits[name] = (_bytes(words[index + 1]), _bytes(words[index + 2]), int(words[index + 3]))
+        except ValueError:
+            continue
+    return limits
+
+
+UNITS = {"k": 1000, "kb": 1024, "m": 1000**2, "mb": 1024**2, "g": 1000**3, "gb": 1024**3}
+
+
+def _bytes(word: str) -> int:
+    """A size as redis.conf writes it (`256mb`, `1gb`, `64k`, `1000`)."""
+    lowered = word.lower()
+    for unit in sorted(UNITS, key=len, reverse=True):
+        if lowered.endswith(unit) and lowered[: -len(unit)].isdigit():
+            return int(lowered[: -len(unit)]) * UNITS[unit]
+    return int(lowered)
+
+
+def _refuse_sentinel(snapshot: Snapshot, wire: Wire, display: str) -> None:
+    if snapshot.section("server").get("redis_mode") == "sentinel":
+        raise sentinel_error(wire, display)
+
+
+def _seconds(start: Snapshot, end: Snapshot, measured: float) -> float:
+    """The window's length by the server's clock (TIME at each end), else as measured here."""
+    if start.clock is not None and end.clock is not None and end.clock >= start.clock:
+        return round(end.clock - start.clock, 3)
+    return round(measured, 3)
+
+
+def _source(name: str, error: str | None) -> TrafficSourceInfo:
+    return TrafficSourceInfo(name, BLIND_SPOTS[name], error)
+
+
+def _summary(display: str, end: Snapshot) -> ServerSummary:
+    """The report's header: the server as INFO described it at the end of the window."""
+    server = end.section("server")
+    flavor = "valkey" if "valkey_version" in server or server.get("server_name") == "valkey" else "redis"
+    version = server.get("valkey_version") or server.get("redis_version") or "?"
+    maxmemory = end.field_int("memory", "maxmemory")
+    return ServerSummary(
+        address=display,
+        flavor=flavor,
+        version=version,
+        role=server.get("redis_mode"),
+        used_memory=end.field_int("memory", "used_memory"),
+        maxmemory=maxmemory or None,
+        maxmemory_policy=end.section("memory").get("maxmemory_policy"),
+    )
+
+
+def _int(value: object) -> int | None:
+    try:
+        return int(value) if isinstance(value, int | bytes | str) else None
+    except ValueError:
+        return None

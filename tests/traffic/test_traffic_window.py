@@ -1,0 +1,228 @@
+"""`rediscipline traffic` against real servers: what the window reports is what other clients sent in it.
+
+Each test drives a workload of its own on a server of its own (started with `slowlog-log-slower-than 0`,
+so every call is a slow-log entry, and a small pub/sub output limit where a test needs one), observes it
+through the API or the CLI, and compares the view with what the workload did.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from rediscipline.api.defaults import settings_for
+from rediscipline.api.driver import run
+from rediscipline.api.traffic import TrafficOptions, observe_traffic
+from rediscipline.model.report import Report
+from rediscipline.model.traffic import TrafficView
+from rediscipline.settings.loader import Overrides
+from rediscipline.sources.traffic.source import TrafficSource
+from tests.support.servers import INSTALL_HINT, REQUIRED_IN_CI, ServerProcess, binary_path, start_server
+
+KINDS = ("redis70", "valkey91", "redis82", "redis62")
+
+
+@pytest.fixture(params=KINDS)
+def server(request: pytest.FixtureRequest) -> Iterator[ServerProcess]:
+    kind: str = request.param
+    if binary_path(kind) is None:
+        reason = f"{kind} is not installed ({INSTALL_HINT[kind]})"
+        if os.environ.get("CI") == "true" and kind in REQUIRED_IN_CI:
+            pytest.fail(f"{reason}: required in CI", pytrace=False)
+        pytest.skip(reason)
+    started = start_server(kind, ["--slowlog-log-slower-than", "0", "--slowlog-max-len", "1024"])
+    try:
+        yield started
+    finally:
+        started.stop()
+
+
+class Workload:
+    """A thread sending `step` in a loop on its own connection until stopped; counts the loops."""
+
+    def __init__(self, server: ServerProcess, step: Callable[[redis.Redis], None], name: str = "worker") -> None:
+        self.client = redis.Redis(port=server.port, client_name=name)
+        self.client.ping()  # connected (CLIENT SETNAME sent) before any window starts
+        self.step = step
+        self.loops = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.step(self.client)
+            self.loops += 1
+
+    def __enter__(self) -> Workload:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.client.close()
+
+
+def observe(server: ServerProcess, seconds: float = 1.0) -> Report:
+    settings = settings_for(Overrides(isolated=True))
+    return observe_traffic(TrafficOptions(url=server.url, duration=seconds), settings)
+
+
+def view_of(report: Report) -> TrafficView:
+    assert len(report.stats.traffic) == 1
+    return report.stats.traffic[0]
+
+
+def calls_of(view: TrafficView) -> dict[str, int]:
+    return {command.name: command.calls for command in view.commands}
+
+
+def test_an_idle_server_shows_no_command_of_ours(server: ServerProcess) -> None:
+    """INFO, TIME, SLOWLOG GET and CLIENT LIST sent by the observation itself are taken out of the window."""
+    report = observe(server)
+    view = view_of(report)
+    assert (view.commands, view.errors, report.findings) == ((), {}, ())
+    assert view.stats.get("total_commands_processed", 0) <= 4  # the server counts ours there; nothing else ran
+    assert 0.9 <= view.seconds <= 2.0
+
+
+def test_keys_and_hgetall_called_in_the_window_are_reported(server: ServerProcess) -> None:
+    redis.Redis(port=server.port).hset("order:1:items", mapping={"a": "1", "b": "2"})
+
+    def step(client: redis.Redis) -> None:
+        client.keys("order:*")
+        client.hgetall("order:1:items")
+        client.get("order:1:total")
+
+    with Workload(server, step) as load:
+        report = observe(server)
+        loops = load.loops
+    view = view_of(report)
+    calls = calls_of(view)
+    assert set(calls) == {"keys", "hgetall", "get"}
+    assert max(calls.values()) - min(calls.values()) <= 1  # a window cuts the loop of three anywhere
+    assert 0 < calls["keys"] <= loops + 1
+    assert {(f.rule_id, f.code) for f in report.findings} == {("CMD001", "keys"), ("CMD005", "hgetall")}
+    [counted] = [f for f in report.findings if f.rule_id == "CMD001" and "during the observed window" in f.message.en]
+    assert counted.worst == calls["keys"]
+    slow = [call for call in view.slow_calls if call.command == "hgetall"]
+    assert slow and all(call.args == (b"order:1:items",) for call in slow)
+    assert all(call.client_name == "worker" for call in slow)
+
+
+def test_a_clean_workload_gives_no_finding(server: ServerProcess) -> None:
+    def step(client: redis.Redis) -> None:
+        client.set("session:1", "x", ex=60)
+        client.get("session:1")
+
+    with Workload(server, step):
+        report = observe(server)
+    assert report.findings == ()
+    assert set(calls_of(view_of(report))) == {"set", "get"}
+
+
+def test_the_observation_sends_a_bounded_number_of_commands(server: ServerProcess) -> None:
+    """About a dozen commands in all, whatever the window: counted by the server itself."""
+    probe = redis.Redis(port=server.port)
+    before = int(probe.info("stats")["total_commands_processed"])
+    observe(server, 0.5)
+    after = int(probe.info("stats")["total_commands_processed"])
+    assert after - before - 1 <= 20  # minus the INFO just above; the handshake of our connection included
+
+
+def test_slow_log_entries_before_the_window_are_history(server: ServerProcess) -> None:
+    client = redis.Redis(port=server.port)
+    for _ in range(5):
+        client.lrange("before:window", 0, -1)
+    view = view_of(observe(server, 0.5))
+    assert not [call for call in view.slow_calls if call.command == "lrange"]
+    assert view.slowlog_history >= 5
+    assert view.slowlog_threshold_us == 0
+
+
+def test_a_subscriber_is_listed_with_its_channels(server: ServerProcess) -> None:
+    subscriber = redis.Redis(port=server.port, client_name="fanout").pubsub()
+    subscriber.subscribe(*[f"room:{n}" for n in range(60)])
+    subscriber.psubscribe("alerts:*")
+    subscriber.get_message(timeout=1.0)
+    try:
+        view = view_of(observe(server, 0.5))
+    finally:
+        subscriber.close()
+    [client] = [client for client in view.clients if client.name == "fanout"]
+    assert (client.sub, client.psub, client.channels, client.output_class) == (60, 1, 61, "pubsub")
+    assert view.clients_total == len(view.clients)
+    assert not [client for client in view.clients if client.cmd in ("client|list", "client")]  # ours is left out
+
+
+def test_a_stats_reset_inside_the_window_is_said_not_shown_negative(server: ServerProcess) -> None:
+    client = redis.Redis(port=server.port)
+    for _ in range(50):
+        client.get("x")
+    source = TrafficSource(
+        TrafficOptions(url=server.url, duration=1.0),
+        sleep=lambda _seconds: client.config_resetstat(),
+        clock=iter([0.0, 0.0, 5.0, 5.0, 5.0]).__next__,
+    )
+    report = run([source], settings_for(Overrides(isolated=True)), command="traffic")
+    view = view_of(report)
+    assert view.reset and (view.commands, view.errors, view.stats) == ((), {}, {})
+    assert [n.code for n in report.notes if n.code.startswith("traffic")] == ["traffic-reset"]
+
+
+def test_ctrl_c_ends_the_window_early_with_a_note(server: ServerProcess) -> None:
+    def interrupt(_seconds: float) -> None:
+        raise KeyboardInterrupt
+
+    source = TrafficSource(TrafficOptions(url=server.url, duration=30.0), sleep=interrupt)
+    report = run([source], settings_for(Overrides(isolated=True)), command="traffic")
+    assert view_of(report).seconds < 5
+    [cut] = [n for n in report.notes if n.code == "traffic-cut"]
+    assert cut.params["asked"] == 30.0
+
+
+def test_a_user_without_client_list_slowlog_and_config_gets_the_rest(server: ServerProcess) -> None:
+    admin = redis.Redis(port=server.port)
+    admin.execute_command("ACL", "SETUSER", "watcher", "on", ">pw", "+@all", "-client", "-slowlog", "-config", "~*")
+    settings = settings_for(Overrides(isolated=True))
+    url = server.url_for("watcher", "pw")
+    with Workload(server, lambda c: c.keys("x*")):
+        report = observe_traffic(TrafficOptions(url=url, duration=0.5), settings)
+    view = view_of(report)
+    refused = {source.name for source in view.sources if source.error is not None}
+    assert refused == {"SLOWLOG GET", "CLIENT LIST", "CONFIG GET"}
+    assert (view.clients, view.slow_calls) == ((), ())
+    assert "keys" in calls_of(view) and "noperm" not in {e.lower() for e in view.errors}
+    [note] = [n for n in report.notes if n.code == "traffic-refused"]
+    assert len(note.params["parts"]) == 3  # type: ignore[arg-type]
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rediscipline", *args], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+@pytest.mark.parametrize("duration", ["0", "61", "-1", "nan"])
+def test_a_window_out_of_range_is_one_line_and_exit_2(duration: str) -> None:
+    done = cli("traffic", "redis://127.0.0.1:1", "--duration", duration)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "--duration must be more than 0 and at most 60 seconds" in done.stderr
+
+
+def test_the_cli_writes_the_window_as_json(server: ServerProcess, tmp_path: Path) -> None:
+    out = tmp_path / "traffic.json"
+    with Workload(server, lambda c: c.keys("x*")):
+        done = cli("traffic", server.url, "--duration", "0.5", "--format", "json", "--output", str(out), "--isolated")
+    assert done.returncode == 1, done.stderr  # CMD001 is an error
+    report = json.loads(out.read_text())
+    assert report["run"]["command"] == "traffic"
+    assert {(f["rule"], f["code"]) for f in report["findings"]} == {("CMD001", "keys")}  # counted, and slow calls

@@ -226,3 +226,19 @@ def test_the_cli_writes_the_window_as_json(server: ServerProcess, tmp_path: Path
     report = json.loads(out.read_text())
     assert report["run"]["command"] == "traffic"
     assert {(f["rule"], f["code"]) for f in report["findings"]} == {("CMD001", "keys")}  # counted, and slow calls
+
+
+def test_the_readme_acl_is_enough_for_every_part(server: ServerProcess) -> None:
+    """The minimal ACL the README gives for `traffic` reads every part, with no refusal."""
+    line = next(
+        text for text in Path(__file__).resolve().parents[2].joinpath("README.md").read_text().splitlines()
+        if text.startswith("ACL SETUSER watcher")
+    )  # fmt: skip
+    redis.Redis(port=server.port).execute_command(*line.split())
+    with Workload(server, lambda c: c.keys("x*")):
+        report = observe_traffic(
+            TrafficOptions(url=server.url_for("watcher", "pw"), duration=0.5), settings_for(Overrides(isolated=True))
+        )
+    view = view_of(report)
+    assert [source.error for source in view.sources] == [None] * 4
+    assert "keys" in calls_of(view) and not [n for n in report.notes if n.code.startswith("traffic")]

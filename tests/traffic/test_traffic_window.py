@@ -175,7 +175,7 @@ def test_a_stats_reset_inside_the_window_is_said_not_shown_negative(server: Serv
     report = run([source], settings_for(Overrides(isolated=True)), command="traffic")
     view = view_of(report)
     assert view.reset and (view.commands, view.errors, view.stats) == ((), {}, {})
-    assert [n.code for n in report.notes if n.code.startswith("traffic")] == ["traffic-reset"]
+    assert [n.code for n in report.notes if n.code.startswith("traffic")] == ["traffic-reset", "traffic-no-hot-keys"]
 
 
 def test_ctrl_c_ends_the_window_early_with_a_note(server: ServerProcess) -> None:
@@ -198,7 +198,7 @@ def test_a_user_without_client_list_slowlog_and_config_gets_the_rest(server: Ser
         report = observe_traffic(TrafficOptions(url=url, duration=0.5), settings)
     view = view_of(report)
     refused = {source.name for source in view.sources if source.error is not None}
-    assert refused == {"SLOWLOG GET", "CLIENT LIST", "CONFIG GET"}
+    assert refused == {"SLOWLOG GET", "CLIENT LIST", "CONFIG GET", "OBJECT FREQ"}  # the last: no LFU policy
     assert (view.clients, view.slow_calls) == ((), ())
     assert "keys" in calls_of(view) and "noperm" not in {e.lower() for e in view.errors}
     [note] = [n for n in report.notes if n.code == "traffic-refused"]
@@ -234,11 +234,66 @@ def test_the_readme_acl_is_enough_for_every_part(server: ServerProcess) -> None:
         text for text in Path(__file__).resolve().parents[2].joinpath("README.md").read_text().splitlines()
         if text.startswith("ACL SETUSER watcher")
     )  # fmt: skip
-    redis.Redis(port=server.port).execute_command(*line.split())
+    admin = redis.Redis(port=server.port)
+    admin.execute_command(*line.split())
+    admin.config_set("maxmemory-policy", "allkeys-lfu")  # every part, hot keys included
+    admin.set("x:1", "v")
     with Workload(server, lambda c: c.keys("x*")):
         report = observe_traffic(
             TrafficOptions(url=server.url_for("watcher", "pw"), duration=0.5), settings_for(Overrides(isolated=True))
         )
     view = view_of(report)
-    assert [source.error for source in view.sources] == [None] * 4
-    assert "keys" in calls_of(view) and not [n for n in report.notes if n.code.startswith("traffic")]
+    assert [source.error for source in view.sources] == [None] * 5
+    assert "keys" in calls_of(view) and view.hot_keys_sampled == 1
+    assert not [n for n in report.notes if n.code.startswith("traffic")]
+
+
+def zipf_keys(count: int, seed: int) -> Callable[[int], list[bytes]]:
+    """Draws of `n` keys `hot:{rank}` with Zipf(1.0) weights over `count` keys."""
+    import random
+
+    names = [b"hot:%d" % rank for rank in range(1, count + 1)]
+    weights = [1.0 / rank for rank in range(1, count + 1)]
+    chooser = random.Random(seed)
+    return lambda n: chooser.choices(names, weights, k=n)
+
+
+def test_hot_keys_from_lfu_counters_find_the_most_accessed_keys() -> None:
+    """Under allkeys-lfu, the keys whose access counters grew most over the window are the workload's top keys:
+    recall of its true top 10 at least 0.8, and the hottest key's rate within a factor of 2."""
+    if binary_path("redis70") is None:
+        pytest.skip("redis70 is not installed")
+    started = start_server("redis70", ["--maxmemory-policy", "allkeys-lfu", "--lfu-log-factor", "1"])
+    try:
+        loader = redis.Redis(port=started.port)
+        loader.mset({b"hot:%d" % rank: b"v" for rank in range(1, 2001)})
+        draw = zipf_keys(2000, seed=7)
+        counts: dict[bytes, int] = {}
+        sent: list[int] = [0]
+
+        def step(client: redis.Redis) -> None:
+            keys = draw(200)
+            pipe = client.pipeline(transaction=False)
+            for key in keys:
+                pipe.get(key)
+                counts[key] = counts.get(key, 0) + 1
+            pipe.execute()
+            sent[0] += len(keys)
+
+        with Workload(started, step):
+            while sent[0] < 20_000:  # warm: the hot keys' counters are the highest before the window opens
+                threading.Event().wait(0.05)
+            report = observe(started, 1.5)
+        view = view_of(report)
+    finally:
+        started.stop()
+    top = {key for key, _n in sorted(counts.items(), key=lambda item: -item[1])[:10]}
+    found = [hot.key for hot in view.hot_keys[:10]]
+    assert len(top & set(found)) >= 8, (found, sorted(top))
+    assert view.hot_keys_sampled == 2000 and view.hot_keys_population == 2000
+    assert all(hot.source == "OBJECT FREQ" and hot.db == 0 for hot in view.hot_keys)
+    hottest = view.hot_keys[0]
+    share = counts[b"hot:1"] / sum(counts.values())
+    total = view.stats["total_commands_processed"] / view.seconds  # the workload's GETs are nearly all of it
+    assert hottest.key == b"hot:1" and hottest.ops_per_second is not None
+    assert share * total / 2 <= hottest.ops_per_second <= share * total * 2

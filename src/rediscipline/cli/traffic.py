@@ -11,6 +11,7 @@ from rediscipline.api import settings_for
 from rediscipline.cli.options import output_options, overrides_from, settings_options, write_report
 from rediscipline.render import RENDERERS
 from rediscipline.sources.live.defaults import DEFAULT_TIMEOUT_SECONDS
+from rediscipline.sources.traffic.hotkeys import DEFAULT_MAX_KEYS
 from rediscipline.sources.traffic.source import DEFAULT_DURATION, MAX_DURATION
 
 
@@ -23,6 +24,14 @@ from rediscipline.sources.traffic.source import DEFAULT_DURATION, MAX_DURATION
     show_default=True,
     metavar="SECONDS",
     help=f"How long to observe, more than 0 and at most {MAX_DURATION:g} s (Ctrl-C ends the window early).",
+)
+@click.option(
+    "--hot-keys-scan",
+    type=click.IntRange(min=0),
+    default=DEFAULT_MAX_KEYS,
+    show_default=True,
+    metavar="N",
+    help="Under an LFU policy: read the access counter (OBJECT FREQ) of at most N keys to find the hot ones (0: none).",
 )
 @click.option("--user", metavar="NAME", help="ACL user name (overrides the URL's).")
 @click.option("--password-env", metavar="VAR", help="Read the password from environment variable VAR (never printed).")
@@ -45,6 +54,7 @@ def traffic_command(
     *,
     url: str | None,
     duration: float,
+    hot_keys_scan: int,
     user: str | None,
     password_env: str | None,
     timeout: float,
@@ -59,7 +69,9 @@ def traffic_command(
 
     \b
     Read-only and cheap: about a dozen commands in all (INFO and TIME at each end of the window, CONFIG GET,
-    SLOWLOG GET, CLIENT LIST), whatever the traffic; never MONITOR, never CONFIG SET. The window's
+    SLOWLOG GET, CLIENT LIST), whatever the traffic; never MONITOR, never CONFIG SET. Under an LFU
+    maxmemory-policy, hot keys from the keys' access counters: OBJECT FREQ of every key (at most
+    --hot-keys-scan) before the window, and of the hottest again after it. The window's
     commands are judged by the command rules (KEYS, FLUSHALL, admin commands called in the window), its
     clients by the traffic rules (pub/sub channels per client, output buffers near their limit).
     Exit code: 0 clean, 1 findings at or above --fail-on, 2 bad input.
@@ -71,6 +83,13 @@ def traffic_command(
     from rediscipline.api.traffic import TrafficOptions, observe_traffic  # redis-py loads only for this command
 
     settings = settings_for(overrides_from(params))
-    options = TrafficOptions(url=url, user=user, password_env=password_env, duration=duration, timeout=timeout)
+    options = TrafficOptions(
+        url=url,
+        user=user,
+        password_env=password_env,
+        duration=duration,
+        timeout=timeout,
+        hot_keys_scan=hot_keys_scan,
+    )
     report = observe_traffic(options, settings, baseline=baseline)
     write_report(report, settings, output_format=output_format, output=output, color=color, exit_zero=exit_zero)

@@ -113,6 +113,37 @@ class SlowCall:
 
 
 @dataclass(frozen=True, slots=True)
+class HotKey:
+    """A key among the most accessed during the window, and how that was measured.
+
+    From `OBJECT FREQ` (an LFU policy): `counter_start`/`counter_end` are the key's LFU counter at each end of
+    the window (a logarithmic, probabilistic count of accesses, 0–255), `ops_per_second` the accesses the
+    counter's growth stands for (`hits_between`), a lower bound when the counter reached its ceiling
+    (`saturated`); None when the key was not there at one end.
+    """
+
+    db: int
+    key: bytes
+    ops_per_second: float | None
+    source: str
+    counter_start: int | None = None
+    counter_end: int | None = None
+    saturated: bool = False
+
+
+#: The LFU counter: where a new key starts and the ceiling (`LFU_INIT_VAL`, 255 in `evict.c`).
+LFU_INIT = 5
+LFU_MAX = 255
+
+
+def hits_between(start: int, end: int, log_factor: int) -> float:
+    """The accesses that take an LFU counter from `start` to `end`, on average: at counter c the server
+    increments with probability 1 / ((c − LFU_INIT) · log_factor + 1) (`LFULogIncr`), so each step costs that
+    many accesses. 0 when the counter did not grow (it only decays between accesses)."""
+    return float(sum(max(c - LFU_INIT, 0) * log_factor + 1 for c in range(start, end)))
+
+
+@dataclass(frozen=True, slots=True)
 class TrafficSourceInfo:
     """One source of the view: its name (`INFO commandstats`, `SLOWLOG GET`, `CLIENT LIST`), whether it was
     read (`error`: the server's refusal), and what it cannot show."""
@@ -135,6 +166,8 @@ class TrafficView:
     * `output_limits`: `client-output-buffer-limit` per class (hard, soft, soft seconds);
     * `slow_calls`: slow log entries logged inside the window; `slowlog_history` how many older ones the
       log holds and `slowlog_since` the time of its oldest (what it says of the recent past);
+    * `hot_keys`: the most accessed keys, hottest first, from the best source the server offers (see
+      `HotKey`), with how many keys were read to find them out of how many;
     * `reset`: a counter went backwards (a restart or `CONFIG RESETSTAT` inside the window): the window's
       differences are unknown and left out, not shown negative.
     """
@@ -154,6 +187,9 @@ class TrafficView:
     slowlog_threshold_us: int | None = None
     reset: bool = False
     sources: tuple[TrafficSourceInfo, ...] = ()
+    hot_keys: tuple[HotKey, ...] = ()
+    hot_keys_sampled: int = 0  # keys whose access counter was read to find the hot ones
+    hot_keys_population: int = 0  # keys the server held in the databases read
 
     @property
     def calls(self) -> int:

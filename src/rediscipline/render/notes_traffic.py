@@ -43,10 +43,21 @@ def _clients_capped(p: Params) -> Text:
     )
 
 
+def _no_hot_keys(p: Params) -> Text:
+    reason = p["reason"]
+    return Text(
+        f"hot keys not measured: {reason}; an LFU maxmemory-policy (allkeys-lfu, volatile-lfu) lets the server "
+        "count accesses per key (this tool never changes it)",
+        f"未测量热点 Key：{reason}；LFU 类的 maxmemory-policy（allkeys-lfu、volatile-lfu）会让服务端按 Key 统计访问"
+        "（本工具从不修改它）",
+    )
+
+
 #: code → text, for the notes of a traffic window.
 TRAFFIC_NOTES: dict[str, Callable[[Params], Text]] = {
     "traffic-cut": _cut,
     "traffic-reset": _reset,
     "traffic-refused": _refused,
     "traffic-clients-capped": _clients_capped,
+    "traffic-no-hot-keys": _no_hot_keys,
 }

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from rediscipline.model.facts import EVIDENCE_COMMANDSTATS, EVIDENCE_SLOWLOG, CommandFact
@@ -35,14 +35,26 @@ from rediscipline.sources.live.topology import sentinel_error
 from rediscipline.sources.live.url import ServerAddress, parse_address
 from rediscipline.sources.live.wire import LostConnection, Wire, is_error
 from rediscipline.sources.traffic.clients import parse_clients
+from rediscipline.sources.traffic.hotkeys import (
+    DEFAULT_MAX_KEYS,
+    SOURCE_OBJECT_FREQ,
+    Candidates,
+    hot_keys,
+    is_lfu,
+    read_again,
+    walk_counters,
+)
 from rediscipline.sources.traffic.slowlog import SLOWLOG_ENTRIES, newest_id, slow_calls
-from rediscipline.sources.traffic.snapshot import Snapshot, take_snapshot
+from rediscipline.sources.traffic.snapshot import Snapshot, pairs, parse_sections, take_snapshot
 from rediscipline.sources.traffic.window import Observed, traffic_view
 
 #: The window's length: by default, and at most (a longer one says no more about a server's habits, and a
 #: command line that observes should end soon).
 DEFAULT_DURATION = 10.0
 MAX_DURATION = 60.0
+
+#: `lfu-log-factor` when CONFIG GET is refused: the server's default.
+DEFAULT_LFU_LOG_FACTOR = 10
 
 #: What each source of the view cannot show, in the report's words.
 BLIND_SPOTS = {
@@ -61,6 +73,13 @@ BLIND_SPOTS = {
         "the connections at one instant (the end of the window): a client that came and went in between is not seen",
         "窗口结束时那一刻的连接：窗口内来了又走的客户端看不到",
     ),
+    SOURCE_OBJECT_FREQ: Text(
+        "the LFU access counter (a logarithmic, probabilistic count) of the keys with the highest counters when "
+        "the window opened, read again when it closed: accesses per second are estimates, lower bounds at the "
+        "counter's ceiling; a key that became hot only inside the window is missed",
+        "窗口开始时 LFU 计数最高的 Key 的访问计数（对数、概率性的计数），在窗口结束时再读一次："
+        "每秒访问数为估计值，计数封顶时为下限；只在窗口内才变热的 Key 会被遗漏",
+    ),
     "CONFIG GET": Text(
         "the output buffer limits and the slow log threshold the view compares with (the server's defaults "
         "when refused)",
@@ -76,6 +95,7 @@ class TrafficOptions:
     password_env: str | None = None
     duration: float = DEFAULT_DURATION
     timeout: float = DEFAULT_TIMEOUT_SECONDS
+    hot_keys_scan: int = DEFAULT_MAX_KEYS  # keys whose LFU counter is read to find hot keys at most (0: none)
 
 
 def check_duration(duration: float) -> None:
@@ -124,6 +144,8 @@ class TrafficSource:
         calls = _Calls(wire)
         limits, threshold, config_error = _settings(calls)
         own_id = calls.call("CLIENT", "ID")
+        policy, log_factor, dbs = _lfu_settings(calls)
+        candidates, hot_source = self._hot_candidates(wire, policy, dbs)
         last_slow = newest_id(calls.call("SLOWLOG", "GET", 1))
         calls.reset()  # what we send from here on lands inside the window
         start = take_snapshot(wire)
@@ -135,18 +157,23 @@ class TrafficSource:
         clients_reply = calls.call("CLIENT", "LIST")
         end = take_snapshot(wire)
         seconds = _seconds(start, end, self._clock() - began)
+        hot = () if candidates is None else hot_keys(candidates, read_again(wire, candidates), seconds, log_factor)
         clients, total = parse_clients(clients_reply if isinstance(clients_reply, bytes) else b"", _int(own_id))
         sources = (
             _source("INFO commandstats", start.refused.get("commandstats")),
             _source("SLOWLOG GET", str(slowlog_reply) if is_error(slowlog_reply) else None),
             _source("CLIENT LIST", str(clients_reply) if is_error(clients_reply) else None),
             _source("CONFIG GET", config_error),
+            hot_source,
         )
         observed = Observed(
             clients=clients,
             clients_total=total,
             slowlog=() if is_error(slowlog_reply) else slow_calls(slowlog_reply),
             slowlog_before=last_slow,
+            hot_keys=hot,
+            hot_keys_sampled=0 if candidates is None else candidates.read,
+            hot_keys_population=sum(count for _db, count in dbs),
             output_limits=limits,
             slowlog_threshold_us=threshold,
             sources=sources,
@@ -160,6 +187,21 @@ class TrafficSource:
         for slow in view.slow_calls:
             yield CommandFact(slow.command, origin, EVIDENCE_SLOWLOG, slow.args, 1, slow.duration_us)
         yield view
+
+    def _hot_candidates(
+        self, wire: Wire, policy: str | None, dbs: Sequence[tuple[int, int]]
+    ) -> tuple[Candidates | None, TrafficSourceInfo]:
+        """The keys with the highest LFU counters before the window (None when the policy keeps no counter,
+        or the walk is off), and the hot keys' source as the view names it."""
+        if self.options.hot_keys_scan <= 0:
+            return None, _source(SOURCE_OBJECT_FREQ, "not read (--hot-keys-scan 0)")
+        if not is_lfu(policy):
+            why = (
+                f"maxmemory-policy is {policy or 'unknown'}: the server keeps access counters only under an LFU policy"
+            )
+            return None, _source(SOURCE_OBJECT_FREQ, why)
+        found = walk_counters(wire, [db for db, _keys in dbs], self.options.hot_keys_scan)
+        return found, _source(SOURCE_OBJECT_FREQ, found.error)
 
     def _wait(self, began: float) -> float | None:
         """Wait out the window; a Ctrl-C ends it early: the seconds it lasted, else None."""
@@ -175,9 +217,16 @@ class TrafficSource:
             yield note("traffic-cut", seconds=round(cut, 1), asked=self.options.duration)
         if view.reset:
             yield note("traffic-reset")
-        refused = tuple(f"{source.name}: {source.error}" for source in view.sources if source.error is not None)
+        refused = tuple(
+            f"{source.name}: {source.error}"
+            for source in view.sources
+            if source.error is not None and source.name != SOURCE_OBJECT_FREQ
+        )
         if refused:
             yield note("traffic-refused", parts=refused)
+        for source in view.sources:
+            if source.name == SOURCE_OBJECT_FREQ and source.error is not None:
+                yield note("traffic-no-hot-keys", reason=source.error)
         if view.clients_total > len(view.clients):
             yield note("traffic-clients-capped", kept=len(view.clients), total=view.clients_total)
 
@@ -246,6 +295,30 @@ def _bytes(word: str) -> int:
         if lowered.endswith(unit) and lowered[: -len(unit)].isdigit():
             return int(lowered[: -len(unit)]) * UNITS[unit]
     return int(lowered)
+
+
+def _lfu_settings(calls: _Calls) -> tuple[str | None, int, list[tuple[int, int]]]:
+    """The eviction policy (CONFIG GET, else INFO memory), `lfu-log-factor` (the server's default 10 when
+    CONFIG is refused) and the databases holding keys with their key counts (INFO keyspace)."""
+    policy = _config_value(calls.call("CONFIG", "GET", "maxmemory-policy"))
+    log_factor = _int(_config_value(calls.call("CONFIG", "GET", "lfu-log-factor"))) or DEFAULT_LFU_LOG_FACTOR
+    memory = calls.call("INFO", "memory")
+    if policy is None and isinstance(memory, bytes):
+        policy = parse_sections(memory).get("memory", {}).get("maxmemory_policy")
+    keyspace = calls.call("INFO", "keyspace")
+    dbs: list[tuple[int, int]] = []
+    if isinstance(keyspace, bytes):
+        for name, value in parse_sections(keyspace).get("keyspace", {}).items():
+            keys = _int(pairs(value).get("keys"))
+            if name.startswith("db") and name[2:].isdigit() and keys:
+                dbs.append((int(name[2:]), keys))
+    return policy, log_factor, sorted(dbs) or [(0, 0)]
+
+
+def _config_value(reply: object) -> str | None:
+    if isinstance(reply, list) and len(reply) == 2 and isinstance(reply[1], bytes):
+        return reply[1].decode("ascii", "replace")
+    return None
 
 
 def _refuse_sentinel(snapshot: Snapshot, wire: Wire, display: str) -> None:

@@ -17,6 +17,7 @@ from rediscipline.model.traffic import (
     DEFAULT_OUTPUT_LIMITS,
     ClientInfo,
     CommandWindow,
+    HotKey,
     SlowCall,
     TrafficSourceInfo,
     TrafficView,
@@ -51,6 +52,9 @@ class Observed:
     clients_total: int = 0
     slowlog: tuple[SlowCall, ...] = ()
     slowlog_before: int = -1  # the id of the newest entry when the window started
+    hot_keys: tuple[HotKey, ...] = ()
+    hot_keys_sampled: int = 0
+    hot_keys_population: int = 0
     output_limits: Mapping[str, tuple[int, int, int]] = field(default_factory=lambda: dict(DEFAULT_OUTPUT_LIMITS))
     slowlog_threshold_us: int | None = None
     sources: tuple[TrafficSourceInfo, ...] = ()
@@ -98,6 +102,9 @@ def traffic_view(
         reset=reset,
         sources=observed.sources,
         output_limits=observed.output_limits,
+        hot_keys=observed.hot_keys,
+        hot_keys_sampled=observed.hot_keys_sampled,
+        hot_keys_population=observed.hot_keys_population,
     )
 
 

@@ -297,3 +297,68 @@ def test_hot_keys_from_lfu_counters_find_the_most_accessed_keys() -> None:
     total = view.stats["total_commands_processed"] / view.seconds  # the workload's GETs are nearly all of it
     assert hottest.key == b"hot:1" and hottest.ops_per_second is not None
     assert share * total / 2 <= hottest.ops_per_second <= share * total * 2
+
+
+def test_a_queue_growing_without_consumers_is_measured_at_both_ends(server: ServerProcess) -> None:
+    def produce(client: redis.Redis) -> None:
+        client.rpush("jobs:mail", b"job")
+
+    settings = settings_for(Overrides(isolated=True))
+    with Workload(server, produce) as load:
+        while load.loops < 10:
+            threading.Event().wait(0.01)
+        report = observe_traffic(
+            TrafficOptions(url=server.url, duration=1.0, queues=((b"jobs:mail", "--queue"),)), settings
+        )
+    [queue] = view_of(report).queues
+    assert (queue.key, queue.type, queue.reason, queue.db) == (b"jobs:mail", "list", "--queue", 0)
+    assert queue.length_start is not None and queue.length_end is not None
+    assert queue.length_end > queue.length_start >= 10
+    growth = queue.growth_per_second(view_of(report).seconds)
+    assert growth is not None and growth > 0
+
+
+def test_a_stream_group_s_lag_and_pending_are_read_and_an_unknown_lag_stays_unknown(
+    server: ServerProcess,
+) -> None:
+    client = redis.Redis(port=server.port)
+    for n in range(31):
+        client.xadd("events:orders", {"n": str(n)})
+    client.xgroup_create("events:orders", "billing", id="0")  # from the start: the server knows what was read
+    client.xgroup_create("events:orders", "audit", id="$")  # from the end: once the stream grows, its lag is
+    client.xadd("events:orders", {"n": "31"})  # nil (unknown) to the server
+    client.xreadgroup("billing", "worker-1", {"events:orders": ">"}, count=5)  # 5 pending, 27 unread
+    settings = settings_for(Overrides(isolated=True))
+    report = observe_traffic(
+        TrafficOptions(url=server.url, duration=0.3, queues=((b"events:orders", "--queue"),)), settings
+    )
+    [queue] = view_of(report).queues
+    billing, audit = sorted(queue.groups, key=lambda group: group.name != "billing")
+    assert (queue.type, queue.length_start, queue.length_end) == ("stream", 32, 32)
+    assert (billing.name, billing.consumers, billing.pending, audit.name, audit.pending) == (
+        "billing",
+        1,
+        5,
+        "audit",
+        0,
+    )
+    version = tuple(int(part) for part in server.version.split(".")[:2])
+    assert billing.lag == (27 if version >= (7, 0) else None)  # before 7.0 the server does not tell
+    assert audit.lag is None  # unknown to the server: unknown here, never 0
+
+
+def test_keys_of_blocking_reads_in_the_slow_log_and_declared_namespaces_are_queues(
+    server: ServerProcess, tmp_path: Path
+) -> None:
+    client = redis.Redis(port=server.port)
+    client.rpush("jobs:push", b"a", b"b")
+    client.blpop(["jobs:push"], timeout=1)  # logged: every call is slow on this server
+    client.xadd("jobs:stream", {"n": "1"})
+    config = tmp_path / "rediscipline.toml"
+    config.write_text('[namespaces."jobs:stream"]\ntype = "stream"\n[namespaces."jobs:*"]\ntype = "list"\n')
+    report = observe_traffic(TrafficOptions(url=server.url, duration=0.3), settings_for(Overrides(config=config)))
+    found = {(queue.key, queue.reason, queue.length_start, queue.length_end) for queue in view_of(report).queues}
+    assert found == {
+        (b"jobs:stream", "namespace jobs:stream", 1, 1),  # a pattern with a glob is no single queue
+        (b"jobs:push", "blocking reads in the slow log", 1, 1),
+    }

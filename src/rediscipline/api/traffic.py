@@ -3,6 +3,7 @@ rules (`sources.traffic`)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from rediscipline.api.defaults import baseline_at, settings_for
@@ -11,6 +12,7 @@ from rediscipline.model.report import Report
 from rediscipline.rules import default_registry
 from rediscipline.rules.registry import Registry
 from rediscipline.settings.layering import Settings
+from rediscipline.sources.traffic.queues import declared_queues
 from rediscipline.sources.traffic.source import DEFAULT_DURATION, MAX_DURATION, TrafficOptions, TrafficSource
 
 __all__ = ["DEFAULT_DURATION", "MAX_DURATION", "TrafficOptions", "observe_traffic"]
@@ -27,5 +29,6 @@ def observe_traffic(
     `baseline`: hide the findings recorded in this file."""
     registry = registry or default_registry()
     settings = settings or settings_for(registry=registry)
-    source = TrafficSource(options)
+    declared = declared_queues(settings.namespaces)
+    source = TrafficSource(replace(options, queues=options.queues + declared))
     return run([source], settings, command="traffic", registry=registry, baseline=baseline_at(baseline))

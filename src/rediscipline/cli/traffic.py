@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ from rediscipline.cli.options import output_options, overrides_from, settings_op
 from rediscipline.render import RENDERERS
 from rediscipline.sources.live.defaults import DEFAULT_TIMEOUT_SECONDS
 from rediscipline.sources.traffic.hotkeys import DEFAULT_MAX_KEYS
+from rediscipline.sources.traffic.queues import REASON_OPTION
 from rediscipline.sources.traffic.source import DEFAULT_DURATION, MAX_DURATION
 
 
@@ -32,6 +34,14 @@ from rediscipline.sources.traffic.source import DEFAULT_DURATION, MAX_DURATION
     show_default=True,
     metavar="N",
     help="Under an LFU policy: read the access counter (OBJECT FREQ) of at most N keys to find the hot ones (0: none).",
+)
+@click.option(
+    "--queue",
+    "queues",
+    multiple=True,
+    metavar="KEY",
+    help="A list or stream used as a queue (in the URL's database): its length at each end of the window, a "
+    "stream's consumer groups. Repeatable; declared namespaces of one list or stream key are read too.",
 )
 @click.option("--user", metavar="NAME", help="ACL user name (overrides the URL's).")
 @click.option("--password-env", metavar="VAR", help="Read the password from environment variable VAR (never printed).")
@@ -55,6 +65,7 @@ def traffic_command(
     url: str | None,
     duration: float,
     hot_keys_scan: int,
+    queues: tuple[str, ...],
     user: str | None,
     password_env: str | None,
     timeout: float,
@@ -90,6 +101,7 @@ def traffic_command(
         duration=duration,
         timeout=timeout,
         hot_keys_scan=hot_keys_scan,
+        queues=tuple((os.fsencode(key), REASON_OPTION) for key in queues),
     )
     report = observe_traffic(options, settings, baseline=baseline)
     write_report(report, settings, output_format=output_format, output=output, color=color, exit_zero=exit_zero)

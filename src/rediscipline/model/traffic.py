@@ -144,6 +144,38 @@ def hits_between(start: int, end: int, log_factor: int) -> float:
 
 
 @dataclass(frozen=True, slots=True)
+class StreamGroup:
+    """A stream's consumer group when the window ended (`XINFO GROUPS`): `lag` is the entries added to the
+    stream that the group has not yet read, None when the server cannot tell (before 7.0, or after XDEL or
+    trimming left gaps): unknown, never 0."""
+
+    name: str
+    consumers: int
+    pending: int
+    lag: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class QueueStat:
+    """A list or stream used as a queue: its length at each end of the window (None: not read then, or the
+    key was missing), why it was taken for a queue (`--queue`, a declared namespace, blocking reads of it in
+    the slow log), and, for a stream, its consumer groups at the end."""
+
+    db: int
+    key: bytes
+    type: str
+    reason: str
+    length_start: int | None
+    length_end: int | None
+    groups: tuple[StreamGroup, ...] = ()
+
+    def growth_per_second(self, seconds: float) -> float | None:
+        if self.length_start is None or self.length_end is None or seconds <= 0:
+            return None
+        return (self.length_end - self.length_start) / seconds
+
+
+@dataclass(frozen=True, slots=True)
 class TrafficSourceInfo:
     """One source of the view: its name (`INFO commandstats`, `SLOWLOG GET`, `CLIENT LIST`), whether it was
     read (`error`: the server's refusal), and what it cannot show."""
@@ -168,6 +200,7 @@ class TrafficView:
       log holds and `slowlog_since` the time of its oldest (what it says of the recent past);
     * `hot_keys`: the most accessed keys, hottest first, from the best source the server offers (see
       `HotKey`), with how many keys were read to find them out of how many;
+    * `queues`: lists and streams used as queues, with their lengths at each end and their consumer groups;
     * `reset`: a counter went backwards (a restart or `CONFIG RESETSTAT` inside the window): the window's
       differences are unknown and left out, not shown negative.
     """
@@ -190,6 +223,7 @@ class TrafficView:
     hot_keys: tuple[HotKey, ...] = ()
     hot_keys_sampled: int = 0  # keys whose access counter was read to find the hot ones
     hot_keys_population: int = 0  # keys the server held in the databases read
+    queues: tuple[QueueStat, ...] = ()
 
     @property
     def calls(self) -> int:

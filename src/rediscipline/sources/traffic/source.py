@@ -27,7 +27,7 @@ from rediscipline.model.plan import ProbePlan
 from rediscipline.model.report import ServerSummary
 from rediscipline.model.source import Fact, SourceOutcome
 from rediscipline.model.text import Text
-from rediscipline.model.traffic import DEFAULT_OUTPUT_LIMITS, TrafficSourceInfo, TrafficView
+from rediscipline.model.traffic import DEFAULT_OUTPUT_LIMITS, SlowCall, TrafficSourceInfo, TrafficView
 from rediscipline.sources.errors import SourceError
 from rediscipline.sources.live.connection import open_connection
 from rediscipline.sources.live.defaults import DEFAULT_TIMEOUT_SECONDS
@@ -44,6 +44,7 @@ from rediscipline.sources.traffic.hotkeys import (
     read_again,
     walk_counters,
 )
+from rediscipline.sources.traffic.queues import QUEUES_KEPT, queue_reads, queue_stats, read_queues
 from rediscipline.sources.traffic.slowlog import SLOWLOG_ENTRIES, newest_id, slow_calls
 from rediscipline.sources.traffic.snapshot import Snapshot, pairs, parse_sections, take_snapshot
 from rediscipline.sources.traffic.window import Observed, traffic_view
@@ -96,6 +97,7 @@ class TrafficOptions:
     duration: float = DEFAULT_DURATION
     timeout: float = DEFAULT_TIMEOUT_SECONDS
     hot_keys_scan: int = DEFAULT_MAX_KEYS  # keys whose LFU counter is read to find hot keys at most (0: none)
+    queues: tuple[tuple[bytes, str], ...] = ()  # keys known to be queues, with why (`--queue`, a namespace)
 
 
 def check_duration(duration: float) -> None:
@@ -123,6 +125,7 @@ class TrafficSource:
             options.url, username=options.user, password_env=options.password_env
         )
         self.inputs = (self.address.display,)
+        self._db = self.address.db or 0  # the database the queues are in: the URL's
         self._sleep, self._clock = sleep, clock
         self._outcome = SourceOutcome()
 
@@ -146,7 +149,10 @@ class TrafficSource:
         own_id = calls.call("CLIENT", "ID")
         policy, log_factor, dbs = _lfu_settings(calls)
         candidates, hot_source = self._hot_candidates(wire, policy, dbs)
-        last_slow = newest_id(calls.call("SLOWLOG", "GET", 1))
+        history = calls.call("SLOWLOG", "GET", SLOWLOG_ENTRIES)
+        last_slow = newest_id(history)
+        queues = self._queue_candidates(() if is_error(history) else slow_calls(history))
+        queues_start = read_queues(wire, self._db, list(queues))
         calls.reset()  # what we send from here on lands inside the window
         start = take_snapshot(wire)
         calls.count("info", "time")
@@ -158,6 +164,11 @@ class TrafficSource:
         end = take_snapshot(wire)
         seconds = _seconds(start, end, self._clock() - began)
         hot = () if candidates is None else hot_keys(candidates, read_again(wire, candidates), seconds, log_factor)
+        logged = () if is_error(slowlog_reply) else slow_calls(slowlog_reply)
+        for key, reason in queue_reads(call for call in logged if call.id > last_slow).items():
+            if len(queues) < QUEUES_KEPT:
+                queues.setdefault(key, reason)
+        queues_end = read_queues(wire, self._db, list(queues))
         clients, total = parse_clients(clients_reply if isinstance(clients_reply, bytes) else b"", _int(own_id))
         sources = (
             _source("INFO commandstats", start.refused.get("commandstats")),
@@ -169,7 +180,8 @@ class TrafficSource:
         observed = Observed(
             clients=clients,
             clients_total=total,
-            slowlog=() if is_error(slowlog_reply) else slow_calls(slowlog_reply),
+            slowlog=logged,
+            queues=queue_stats(self._db, queues, queues_start, queues_end),
             slowlog_before=last_slow,
             hot_keys=hot,
             hot_keys_sampled=0 if candidates is None else candidates.read,
@@ -187,6 +199,15 @@ class TrafficSource:
         for slow in view.slow_calls:
             yield CommandFact(slow.command, origin, EVIDENCE_SLOWLOG, slow.args, 1, slow.duration_us)
         yield view
+
+    def _queue_candidates(self, history: Sequence[SlowCall]) -> dict[bytes, str]:
+        """The keys taken for queues before the window (see `queues`), with why; at most QUEUES_KEPT."""
+        found: dict[bytes, str] = {}
+        for key, reason in self.options.queues:
+            found.setdefault(key, reason)
+        for key, reason in queue_reads(history).items():
+            found.setdefault(key, reason)
+        return dict(list(found.items())[:QUEUES_KEPT])
 
     def _hot_candidates(
         self, wire: Wire, policy: str | None, dbs: Sequence[tuple[int, int]]

@@ -18,6 +18,7 @@ from rediscipline.model.traffic import (
     ClientInfo,
     CommandWindow,
     HotKey,
+    QueueStat,
     SlowCall,
     TrafficSourceInfo,
     TrafficView,
@@ -55,6 +56,7 @@ class Observed:
     hot_keys: tuple[HotKey, ...] = ()
     hot_keys_sampled: int = 0
     hot_keys_population: int = 0
+    queues: tuple[QueueStat, ...] = ()
     output_limits: Mapping[str, tuple[int, int, int]] = field(default_factory=lambda: dict(DEFAULT_OUTPUT_LIMITS))
     slowlog_threshold_us: int | None = None
     sources: tuple[TrafficSourceInfo, ...] = ()
@@ -105,6 +107,7 @@ def traffic_view(
         hot_keys=observed.hot_keys,
         hot_keys_sampled=observed.hot_keys_sampled,
         hot_keys_population=observed.hot_keys_population,
+        queues=observed.queues,
     )
 
 

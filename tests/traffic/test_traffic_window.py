@@ -316,6 +316,8 @@ def test_a_queue_growing_without_consumers_is_measured_at_both_ends(server: Serv
     assert queue.length_end > queue.length_start >= 10
     growth = queue.growth_per_second(view_of(report).seconds)
     assert growth is not None and growth > 0
+    [finding] = [f for f in report.findings if f.rule_id == "PUB005"]
+    assert (finding.subject, finding.worst) == ("queue db0 jobs:mail", round(growth, 1))
 
 
 def test_a_stream_group_s_lag_and_pending_are_read_and_an_unknown_lag_stays_unknown(

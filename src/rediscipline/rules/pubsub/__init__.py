@@ -6,10 +6,14 @@ from typing import Any
 
 from rediscipline.rules.base import Rule
 from rediscipline.rules.pubsub.blocking_timeout import BlockingTimeout
+from rediscipline.rules.pubsub.client_channels import ClientChannels
+from rediscipline.rules.pubsub.output_buffer import OutputBufferNearLimit
 from rediscipline.rules.pubsub.subscription_count import SubscriptionCount
 
 #: Every PUB rule, in rule-id order.
 ALL: tuple[type[Rule[Any]], ...] = (
     BlockingTimeout,  # PUB001
     SubscriptionCount,  # PUB002
+    ClientChannels,  # PUB003
+    OutputBufferNearLimit,  # PUB004
 )

@@ -43,6 +43,17 @@ Cluster rules (CLU) judge one `[case.cluster]` table, a `ClusterView` fed to the
 * `slots-from` (`scan`, the default, or `server`: the slot key counts are CLUSTER SLOT-STATS'),
   `sample-rate`, and `uncovered` (default: the slots no shard's ranges cover).
 
+Traffic rules judge one `[case.traffic]` table, a `TrafficView` (what `rediscipline traffic` observed at a
+server, `redis://case:6379`) fed to the engine after everything else:
+
+* `clients`: a list of connection tables, as `CLIENT LIST` describes them at the end of the window — `id`
+  (default `<N+1>`), `addr` (default `10.0.0.7:<51000+N>`), `name` (any text: TOML escapes give control
+  characters), `flags` (default `N`; `P` pub/sub, `S` replica, `O` MONITOR, `M` the master link), `cmd`
+  (default `ping`), `sub`, `psub`, `ssub`, `omem`, `tot-mem`, `age`, `idle`, `db`, `multi`, `watch`, `lib`;
+* `output-limits`: `client-output-buffer-limit` by class, `{ pubsub = [hard, soft, seconds] }` (`normal`,
+  `replica`, `pubsub`); a class not given keeps the server's default (`DEFAULT_OUTPUT_LIMITS`);
+* `seconds` (the window, default 10) and `clients-total` (default: the clients listed).
+
 Expectations may also give `value` (the finding's measured value, `Finding.worst`) and `example` (or
 `example-escaped`): the bytes of the finding's first example.
 
@@ -79,6 +90,7 @@ from rediscipline.model.finding import Finding
 from rediscipline.model.keyname import SLOT_ANY, KeyTemplate, Part, Placeholder
 from rediscipline.model.location import Location
 from rediscipline.model.server import ServerFact
+from rediscipline.model.traffic import DEFAULT_OUTPUT_LIMITS, ClientInfo, TrafficView
 from rediscipline.redis_meta.keyslot import hash_slot
 from rediscipline.rules import default_registry
 from rediscipline.rules.base import ConfiguredRule, NameRule
@@ -103,6 +115,7 @@ class Case:
     calls: list[CodeCall] = field(default_factory=list)
     also: list[str] = field(default_factory=list)
     cluster: ClusterView | None = None
+    traffic: TrafficView | None = None
 
     @property
     def passing(self) -> bool:
@@ -133,6 +146,7 @@ def load_cases() -> list[Case]:
                     calls=[_call(c, line) for line, c in enumerate(raw.get("calls", []), 1)],
                     also=list(raw.get("also", [])),
                     cluster=_cluster(raw["cluster"]) if "cluster" in raw else None,
+                    traffic=_traffic(raw["traffic"]) if "traffic" in raw else None,
                 )
             )
     return cases
@@ -293,6 +307,53 @@ def _hashtag(raw: dict[str, Any], serving: Any) -> HashtagStat:
     return HashtagStat(tag, slot, raw.get("shard", serving(slot)), raw.get("keys", 0), raw.get("memory"))
 
 
+#: `[[case.traffic.clients]]` keys → ClientInfo fields, for the fields that are copied as they are.
+_CLIENT_FIELDS = {
+    "name": "name",
+    "flags": "flags",
+    "cmd": "cmd",
+    "age": "age",
+    "idle": "idle",
+    "db": "db",
+    "sub": "sub",
+    "psub": "psub",
+    "ssub": "ssub",
+    "multi": "multi",
+    "watch": "watch",
+    "omem": "omem",
+    "tot-mem": "tot_mem",
+    "lib": "lib",
+}
+
+
+def _traffic(raw: dict[str, Any]) -> TrafficView:
+    unknown = set(raw) - {"clients", "output-limits", "seconds", "clients-total"}
+    assert not unknown, f"unknown traffic fields {sorted(unknown)}"
+    limits = dict(DEFAULT_OUTPUT_LIMITS)
+    for output_class, (hard, soft, seconds) in raw.get("output-limits", {}).items():
+        assert output_class in DEFAULT_OUTPUT_LIMITS, f"unknown output buffer class {output_class!r}"
+        limits[output_class] = (hard, soft, seconds)
+    clients = tuple(_client(index, c) for index, c in enumerate(raw.get("clients", [])))
+    return TrafficView(
+        origin=Location("traffic", "redis://case:6379"),
+        started=0.0,
+        seconds=raw.get("seconds", 10.0),
+        clients=clients,
+        clients_total=raw.get("clients-total", len(clients)),
+        output_limits=limits,
+    )
+
+
+def _client(index: int, raw: dict[str, Any]) -> ClientInfo:
+    unknown = set(raw) - set(_CLIENT_FIELDS) - {"id", "addr"}
+    assert not unknown, f"unknown client fields {sorted(unknown)}"
+    values = {attr: raw[key] for key, attr in _CLIENT_FIELDS.items() if key in raw}
+    values.setdefault("name", "")
+    values.setdefault("flags", "N")
+    values.setdefault("cmd", "ping")
+    return ClientInfo(id=raw.get("id", index + 1), addr=raw.get("addr", f"10.0.0.7:{51000 + index}"), **values)
+
+
 def glob_template(glob: str) -> KeyTemplate:
     """A key template from a glob as code would give it: `user:*:profile` → `user:` + unknown + `:profile`."""
     parts: list[Part] = []
@@ -363,8 +424,10 @@ def run_case(case: Case) -> list[Finding]:
                 engine.feed(KeyFact(template, call.origin))
     if case.cluster is not None:
         engine.consume([case.cluster])
+    if case.traffic is not None:
+        engine.consume([case.traffic])
     live = case.facts or case.server or case.commands or case.cluster
-    source = "code" if case.calls else "live" if live else "keys"
+    source = "code" if case.calls else "traffic" if case.traffic else "live" if live else "keys"
     return [f for f in engine.finish(source).findings if f.rule_id == case.rule_id]
 
 

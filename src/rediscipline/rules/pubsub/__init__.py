@@ -6,6 +6,8 @@ from typing import Any
 
 from rediscipline.rules.base import Rule
 from rediscipline.rules.pubsub.blocking_timeout import BlockingTimeout
+from rediscipline.rules.pubsub.client_channels import ClientChannels
+from rediscipline.rules.pubsub.output_buffer import OutputBufferNearLimit
 from rediscipline.rules.pubsub.queue_growing import QueueGrowing
 from rediscipline.rules.pubsub.stream_group_lag import StreamGroupLag
 from rediscipline.rules.pubsub.subscription_count import SubscriptionCount
@@ -14,6 +16,8 @@ from rediscipline.rules.pubsub.subscription_count import SubscriptionCount
 ALL: tuple[type[Rule[Any]], ...] = (
     BlockingTimeout,  # PUB001
     SubscriptionCount,  # PUB002
+    ClientChannels,  # PUB003
+    OutputBufferNearLimit,  # PUB004
     QueueGrowing,  # PUB005
     StreamGroupLag,  # PUB006
 )

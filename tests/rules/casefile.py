@@ -52,6 +52,11 @@ server, `redis://case:6379`) fed to the engine after everything else:
   (default `ping`), `sub`, `psub`, `ssub`, `omem`, `tot-mem`, `age`, `idle`, `db`, `multi`, `watch`, `lib`;
 * `output-limits`: `client-output-buffer-limit` by class, `{ pubsub = [hard, soft, seconds] }` (`normal`,
   `replica`, `pubsub`); a class not given keeps the server's default (`DEFAULT_OUTPUT_LIMITS`);
+* `hot-keys`: a list of hot key tables — `key` (or `key-escaped`), `db` (default 0), `ops` (accesses per
+  second), `source` (default `OBJECT FREQ`), `saturated` (default false);
+* `queues`: a list of queue tables — `key` (or `key-escaped`), `db` (default 0), `type` (default `list`),
+  `reason` (default `--queue`), `start` and `end` (the lengths at each end of the window; omit for unknown),
+  `groups` (a stream's consumer groups: `name`, `consumers`, `pending`, `lag`; omit `lag` for unknown);
 * `seconds` (the window, default 10) and `clients-total` (default: the clients listed).
 
 Expectations may also give `value` (the finding's measured value, `Finding.worst`) and `example` (or
@@ -90,7 +95,14 @@ from rediscipline.model.finding import Finding
 from rediscipline.model.keyname import SLOT_ANY, KeyTemplate, Part, Placeholder
 from rediscipline.model.location import Location
 from rediscipline.model.server import ServerFact
-from rediscipline.model.traffic import DEFAULT_OUTPUT_LIMITS, ClientInfo, TrafficView
+from rediscipline.model.traffic import (
+    DEFAULT_OUTPUT_LIMITS,
+    ClientInfo,
+    HotKey,
+    QueueStat,
+    StreamGroup,
+    TrafficView,
+)
 from rediscipline.redis_meta.keyslot import hash_slot
 from rediscipline.rules import default_registry
 from rediscipline.rules.base import ConfiguredRule, NameRule
@@ -327,7 +339,7 @@ _CLIENT_FIELDS = {
 
 
 def _traffic(raw: dict[str, Any]) -> TrafficView:
-    unknown = set(raw) - {"clients", "output-limits", "seconds", "clients-total"}
+    unknown = set(raw) - {"clients", "output-limits", "seconds", "clients-total", "hot-keys", "queues"}
     assert not unknown, f"unknown traffic fields {sorted(unknown)}"
     limits = dict(DEFAULT_OUTPUT_LIMITS)
     for output_class, (hard, soft, seconds) in raw.get("output-limits", {}).items():
@@ -341,6 +353,37 @@ def _traffic(raw: dict[str, Any]) -> TrafficView:
         clients=clients,
         clients_total=raw.get("clients-total", len(clients)),
         output_limits=limits,
+        hot_keys=tuple(_hot_key(h) for h in raw.get("hot-keys", [])),
+        queues=tuple(_queue(q) for q in raw.get("queues", [])),
+    )
+
+
+def _hot_key(raw: dict[str, Any]) -> HotKey:
+    unknown = set(raw) - {"key", "key-escaped", "db", "ops", "source", "saturated"}
+    assert not unknown, f"unknown hot key fields {sorted(unknown)}"
+    key = _escaped(raw, "key")
+    assert key is not None, "a hot key needs `key` or `key-escaped`"
+    return HotKey(
+        raw.get("db", 0), key, raw["ops"], raw.get("source", "OBJECT FREQ"), saturated=raw.get("saturated", False)
+    )
+
+
+def _queue(raw: dict[str, Any]) -> QueueStat:
+    unknown = set(raw) - {"key", "key-escaped", "db", "type", "reason", "start", "end", "groups"}
+    assert not unknown, f"unknown queue fields {sorted(unknown)}"
+    key = _escaped(raw, "key")
+    assert key is not None, "a queue needs `key` or `key-escaped`"
+    groups = tuple(
+        StreamGroup(g["name"], g.get("consumers", 1), g.get("pending", 0), g.get("lag")) for g in raw.get("groups", [])
+    )
+    return QueueStat(
+        raw.get("db", 0),
+        key,
+        raw.get("type", "list"),
+        raw.get("reason", "--queue"),
+        raw.get("start"),
+        raw.get("end"),
+        groups,
     )
 
 

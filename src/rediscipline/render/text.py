@@ -80,9 +80,10 @@ def _summary(report: Report, console: Console, lang: str, sites: bool = False) -
         console.print(RichText(f"{label('by-family', lang)}: " + ", ".join(parts), style="dim"))
 
 
-def _finding(finding: Finding, console: Console, lang: str, counted: str = "call") -> None:
+def _finding(finding: Finding, console: Console, lang: str, counted: str | None = "call") -> None:
     """One finding; a finding about something other than keys counts `counted`s (calls of a command, or
-    servers: the shards of a cluster, the nodes of a run that share a setting)."""
+    servers: the shards of a cluster, the nodes of a run that share a setting), or nothing (None: a finding
+    about one thing a traffic window saw, a client, a hot key, a queue)."""
     line = RichText("  ")
     line.append(MARK[finding.severity] + " ", style=STYLE[finding.severity])
     if finding.pattern is not None:
@@ -92,7 +93,8 @@ def _finding(finding: Finding, console: Console, lang: str, counted: str = "call
         if finding.estimate is not None:
             value, low, high = (f"{v:,.0f}" for v in finding.estimate)
             line.append("  " + label("estimate", lang, value=value, low=low, high=high), style="magenta")
-    elif finding.examples or finding.count > 1:  # a command: how often it ran; a setting: on how many servers
+    elif counted is not None and (finding.examples or finding.count > 1):  # a command: how often it ran; a
+        # setting: on how many servers
         unit = label(counted if finding.count == 1 else counted + "s", lang)
         line.append(f"{finding.count:,} {unit}", style="magenta")
     line.append("  " + inert(finding.message.in_(lang)))
@@ -154,7 +156,9 @@ def _by_rule(findings: list[Finding], report: Report, console: Console, lang: st
         console.print(header)
         if meta is not None:
             _sources(meta, console, lang)
-        counted = "call" if meta is None or meta.family in COUNTED_IN_CALLS else "server"
+        counted: str | None = "call" if meta is None or meta.family in COUNTED_IN_CALLS else "server"
+        if meta is not None and meta.where == ("traffic",):
+            counted = None
         for finding in group:
             _finding(finding, console, lang, counted)
         console.print()

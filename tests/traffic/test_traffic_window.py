@@ -238,13 +238,22 @@ def test_the_readme_acl_is_enough_for_every_part(server: ServerProcess) -> None:
     admin.execute_command(*line.split())
     admin.config_set("maxmemory-policy", "allkeys-lfu")  # every part, hot keys included
     admin.set("x:1", "v")
+    admin.rpush("jobs:q", b"a")
+    admin.xadd("events:s", {"n": "1"})
+    admin.xgroup_create("events:s", "g", id="0")
+    queues = ((b"jobs:q", "--queue"), (b"events:s", "--queue"))
     with Workload(server, lambda c: c.keys("x*")):
         report = observe_traffic(
-            TrafficOptions(url=server.url_for("watcher", "pw"), duration=0.5), settings_for(Overrides(isolated=True))
+            TrafficOptions(url=server.url_for("watcher", "pw"), duration=0.5, queues=queues),
+            settings_for(Overrides(isolated=True)),
         )
     view = view_of(report)
+    assert [(q.key, q.length_start, q.length_end, len(q.groups)) for q in view.queues] == [
+        (b"jobs:q", 1, 1, 0),
+        (b"events:s", 1, 1, 1),
+    ]
     assert [source.error for source in view.sources] == [None] * 5
-    assert "keys" in calls_of(view) and view.hot_keys_sampled == 1
+    assert "keys" in calls_of(view) and view.hot_keys_sampled == 3
     assert not [n for n in report.notes if n.code.startswith("traffic")]
 
 

@@ -21,6 +21,7 @@ from rediscipline.model.location import Location
 from rediscipline.model.report import REPORT_SCHEMA, Report
 from rediscipline.redis_meta.keyslot import key_slot
 from rediscipline.render.citations import citation_fields
+from rediscipline.render.json_traffic import traffic_list
 from rediscipline.render.libraries import library_fields
 from rediscipline.render.names import LongNames, name_fields
 from rediscipline.render.notes import note_text
@@ -275,7 +276,8 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
     long_names = LongNames()
     keyspace = _keyspace(report, long_names)
     findings = [_finding(f, report, lang, long_names) for f in report.findings]
-    return {
+    traffic = traffic_list(stats.traffic, long_names) if stats.traffic else None
+    document: dict[str, Any] = {
         "schema": SCHEMA,
         "schema_version": report.schema_version,
         "tool": {"name": "rediscipline", "version": report.run.tool_version},
@@ -324,6 +326,11 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
         "notes": [inert(note_text(note, lang)) for note in report.notes],
         "long_names": long_names.table(),
     }
+    if traffic is None:  # a report of no traffic window has no `traffic` key
+        return document
+    at = list(document).index("keyspace") + 1
+    items = list(document.items())
+    return dict([*items[:at], ("traffic", traffic), *items[at:]])
 
 
 #: The expiry timeline's arrays as `json.dumps(indent=2)` writes them, one count a line.

@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -217,7 +218,7 @@ def test_hostile_values_in_the_json_report() -> None:
     assert base64.b64decode(document["long_names"][long["arg_ref"]]["b64"]) == LONG_ARG
     assert (call["client"], call["client_name"]) == ("1.2.3.4:5\x1b[1m", "[bold]c[/bold]")
     assert window["sources"][2]["error"] == "NOPERM\x1b[31m\nsecond line <b>"
-    assert window["hot_keys"]["items"][0]["key"] == "hot:\x1b[5m"
+    assert window["hot_keys"][0]["key"] == "hot:\x1b[5m"
     assert window["queues"][0]["key_b64"] == base64.b64encode(b"q:\xff").decode()
 
 
@@ -270,3 +271,16 @@ def test_hostile_values_in_the_html_report() -> None:
         "hot-keys",
         "queues",
     ]
+
+
+def test_every_field_of_a_window_is_documented() -> None:
+    """docs/json-report.md: each field of a window has its row, and a client's fields are those its row lists."""
+    docs = (Path(__file__).parents[2] / "docs" / "json-report.md").read_text(encoding="utf-8")
+    section = docs[docs.index("### `traffic`") : docs.index("### `patterns`")]
+    rows = [line.split(" | ")[0].lstrip("| ") for line in section.splitlines() if line.startswith("| `")]
+    documented = {name.strip("`").split("[")[0] for row in rows for name in row.split(", ")}
+    [window] = json.loads(_rendered(traffic_report(), "json"))["traffic"]
+    assert documented == set(window) | {"clients.items"}
+    [client_row] = [line for line in section.splitlines() if line.startswith("| `clients.items[]`")]
+    listed = client_row.split("`{", 1)[1].split("}`", 1)[0].split(", ")
+    assert listed == list(window["clients"]["items"][0])

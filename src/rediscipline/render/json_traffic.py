@@ -126,22 +126,20 @@ def _view(view: TrafficView, long_names: LongNames) -> dict[str, Any]:
             "since": view.slowlog_since,
             "threshold_us": view.slowlog_threshold_us,
         },
-        "hot_keys": {
-            "sampled": view.hot_keys_sampled,
-            "population": view.hot_keys_population,
-            "items": [
-                {
-                    **name_fields("key", hot.key, long_names),
-                    "db": hot.db,
-                    "ops_per_second": _rounded(hot.ops_per_second),
-                    "saturated": hot.saturated,
-                    "counter_start": hot.counter_start,
-                    "counter_end": hot.counter_end,
-                    "source": cut_text(hot.source, QUOTE_LIMIT),
-                }
-                for hot in view.hot_keys
-            ],
-        },
+        "hot_keys": [
+            {
+                **name_fields("key", hot.key, long_names),
+                "db": hot.db,
+                "ops_per_second": _rounded(hot.ops_per_second),
+                "saturated": hot.saturated,
+                "counter_start": hot.counter_start,
+                "counter_end": hot.counter_end,
+                "source": cut_text(hot.source, QUOTE_LIMIT),
+            }
+            for hot in view.hot_keys
+        ],
+        "hot_keys_sampled": view.hot_keys_sampled,
+        "hot_keys_population": view.hot_keys_population,
         "queues": [_queue(view, queue, long_names) for queue in view.queues],
         "sources": [
             {

@@ -2,7 +2,8 @@
 
 Keys and patterns are bytes, written by `render.names`: exact text when short and UTF-8, else bounded
 display text with `*_b64` (not UTF-8) or `*_length` and `*_ref` into `long_names` (cut), so the exact bytes
-of a long key are in the report once. Messages are given in the chosen language and in both, escaped and
+of a long key are in the report once. A `traffic` run's windows are the `traffic` list (`json_traffic`),
+absent from other reports. Messages are given in the chosen language and in both, escaped and
 bounded by `model.display.inert`; other outside strings are bounded by `cut_text`, and the document passes
 `json_safe`, so no control or bidi character is written raw.
 """

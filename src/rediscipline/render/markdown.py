@@ -4,7 +4,8 @@ summary of a GitHub Actions job (`>> "$GITHUB_STEP_SUMMARY"`), in GitHub-flavour
 The document holds a summary (what was read, the preset, the score, the findings by severity, the keys and
 patterns, and the notes that say what could not be checked, led by a warning when the results are partial),
 a table of the findings in the report's own order (most worth fixing first) with their rules' cited
-sources, and for scans a short keyspace block. It stays bounded whatever the report: at most FINDING_ROWS
+sources, for scans a short keyspace block, and for a `traffic` run its windows as `render.traffic` words them
+(cut at TRAFFIC_SHARE of the document). It stays bounded whatever the report: at most FINDING_ROWS
 findings, and at most DOCUMENT_LIMIT characters counted as GitHub counts them (UTF-16 code units), well
 under the 65,536 a comment may hold; what is left out is counted and the JSON report named.
 

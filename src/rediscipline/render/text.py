@@ -1,7 +1,8 @@
 """Human output: a summary, then findings grouped by rule and key pattern, with examples and sources.
 
 Findings at places in files (a report whose layout is `sites`: code and config files) are printed one line
-each, by file, by `text_sites`, and the summary follows them, as linters do.
+each, by file, by `text_sites`, and the summary follows them, as linters do. The windows a `traffic` run
+observed follow the findings (`text_traffic`).
 
 Everything printed goes into rich `Text` objects (never markup: the console has markup, emoji and
 highlighting off as well), and everything that someone else wrote goes through `model.display` first:

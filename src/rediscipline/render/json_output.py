@@ -22,7 +22,6 @@ from rediscipline.model.location import Location
 from rediscipline.model.report import REPORT_SCHEMA, Report
 from rediscipline.redis_meta.keyslot import key_slot
 from rediscipline.render.citations import citation_fields
-from rediscipline.render.json_traffic import traffic_list
 from rediscipline.render.libraries import library_fields
 from rediscipline.render.names import LongNames, name_fields
 from rediscipline.render.notes import note_text
@@ -277,7 +276,11 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
     long_names = LongNames()
     keyspace = _keyspace(report, long_names)
     findings = [_finding(f, report, lang, long_names) for f in report.findings]
-    traffic = traffic_list(stats.traffic, long_names) if stats.traffic else None
+    traffic = None
+    if stats.traffic:
+        from rediscipline.render.json_traffic import traffic_list  # a traffic window's report only
+
+        traffic = traffic_list(stats.traffic, long_names)
     document: dict[str, Any] = {
         "schema": SCHEMA,
         "schema_version": report.schema_version,

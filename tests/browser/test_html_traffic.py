@@ -21,7 +21,7 @@ def page_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     payloads = XSS_PAYLOADS
     view = traffic_view(
         commands=tuple(CommandWindow(payload, 10 + index, 5) for index, payload in enumerate(payloads)),
-        errors={payload: 1 for payload in payloads},
+        errors=dict.fromkeys(payloads, 1),
         clients=tuple(
             ClientInfo(index + 1, payload, payload, "P", payload, sub=60, omem=1_000 * (index + 1))
             for index, payload in enumerate(payloads[:5])

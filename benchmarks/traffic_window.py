@@ -24,6 +24,7 @@ OBJECT FREQ per key read, recall >= 0.8 from OBJECT FREQ, the window ending with
 from __future__ import annotations
 
 import argparse
+import base64
 import bisect
 import json
 import multiprocessing
@@ -49,7 +50,7 @@ from tests.support.servers import ServerProcess, start_server  # noqa: E402
 SERVER_CPU, CLIENT_CPU = 0, 1
 
 
-def workload(port: int, keys: int, alpha: float, pipeline: int, stop: Connection, out: Connection) -> None:
+def workload(port: int, keys: int, alpha: float, pipeline: int, *, stop: Connection, out: Connection) -> None:
     """GETs of Zipf-drawn keys until told to stop; sends back the keys it sent, by rank."""
     cumulative = list(accumulate(1.0 / rank**alpha for rank in range(1, keys + 1)))
     total = cumulative[-1]
@@ -125,7 +126,9 @@ def main() -> int:
         for start in range(1, args.keys + 1, 10_000):
             client.mset({b"bench:%d" % n: b"v" for n in range(start, min(start + 10_000, args.keys + 1))})
         worker = context.Process(
-            target=workload, args=(server.port, args.keys, args.alpha, args.pipeline, stop_there, result_there)
+            target=workload,
+            args=(server.port, args.keys, args.alpha, args.pipeline),
+            kwargs={"stop": stop_there, "out": result_there},
         )
         worker.start()
         time.sleep(3.0)  # the LFU counters of the hot keys climb before any window
@@ -139,7 +142,7 @@ def main() -> int:
                 if kind == "alone":
                     time.sleep(args.duration)
                 else:
-                    report, wall = observe(server, args.duration, args.pin)
+                    report, _wall = observe(server, args.duration, args.pin)
                     traffic = report["traffic"][0] if report.get("traffic") else None  # type: ignore[index]
                     seconds = traffic["seconds"] if traffic else args.duration  # type: ignore[index]
                     overruns.append(seconds - args.duration)
@@ -152,7 +155,7 @@ def main() -> int:
         worker.join()
         top = {b"bench:%d" % rank for rank, _n in Counter(sent).most_common(10)}
         hot = report.get("traffic", [{}])[0].get("hot_keys", [])  # type: ignore[union-attr,index]
-        found = [bytes.fromhex(item["key_hex"]) if "key_hex" in item else item["key"].encode() for item in hot[:10]]
+        found = [base64.b64decode(item["key_b64"]) if "key_b64" in item else item["key"].encode() for item in hot[:10]]
         recalls.append(len(top & set(found)) / 10)
     finally:
         server.stop()

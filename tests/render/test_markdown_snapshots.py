@@ -1,5 +1,5 @@
 """The Markdown report byte for byte (UPDATE_SNAPSHOTS=1 rewrites the snapshots): key names, code and config
-files, a live scan with its keyspace block, and a partial live scan, in English and Chinese."""
+files, a live scan with its keyspace block, a partial live scan, and a traffic window, in English and Chinese."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from tests.render.test_live_partial import _partial
 from tests.render.test_live_snapshot import _report as live_report
 from tests.render.test_snapshots import _check
 from tests.render.test_snapshots import _report as keys_report
+from tests.render.traffic_reports import traffic_report
 
 REPORTS = {
     "keys": keys_report,
@@ -22,8 +23,9 @@ REPORTS = {
     "sites-code": site_reports.code_report,
     "sites-config": site_reports.config_report,
     "sites-clean": site_reports.clean_check_report,
+    "traffic": traffic_report,
 }
-CASES = [(name, "en") for name in REPORTS] + [("keys", "zh"), ("live", "zh"), ("sites-code", "zh")]
+CASES = [(name, "en") for name in REPORTS] + [("keys", "zh"), ("live", "zh"), ("sites-code", "zh"), ("traffic", "zh")]
 
 
 @pytest.mark.parametrize(("name", "lang"), CASES)

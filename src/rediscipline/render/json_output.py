@@ -2,7 +2,8 @@
 
 Keys and patterns are bytes, written by `render.names`: exact text when short and UTF-8, else bounded
 display text with `*_b64` (not UTF-8) or `*_length` and `*_ref` into `long_names` (cut), so the exact bytes
-of a long key are in the report once. Messages are given in the chosen language and in both, escaped and
+of a long key are in the report once. A `traffic` run's windows are the `traffic` list (`json_traffic`),
+absent from other reports. Messages are given in the chosen language and in both, escaped and
 bounded by `model.display.inert`; other outside strings are bounded by `cut_text`, and the document passes
 `json_safe`, so no control or bidi character is written raw.
 """
@@ -275,7 +276,12 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
     long_names = LongNames()
     keyspace = _keyspace(report, long_names)
     findings = [_finding(f, report, lang, long_names) for f in report.findings]
-    return {
+    traffic = None
+    if stats.traffic:
+        from rediscipline.render.json_traffic import traffic_list  # a traffic window's report only
+
+        traffic = traffic_list(stats.traffic, long_names)
+    document: dict[str, Any] = {
         "schema": SCHEMA,
         "schema_version": report.schema_version,
         "tool": {"name": "rediscipline", "version": report.run.tool_version},
@@ -324,6 +330,11 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
         "notes": [inert(note_text(note, lang)) for note in report.notes],
         "long_names": long_names.table(),
     }
+    if traffic is None:  # a report of no traffic window has no `traffic` key
+        return document
+    at = list(document).index("keyspace") + 1
+    items = list(document.items())
+    return dict([*items[:at], ("traffic", traffic), *items[at:]])
 
 
 #: The expiry timeline's arrays as `json.dumps(indent=2)` writes them, one count a line.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.render.labels_traffic import TRAFFIC_LABELS
 
 SEVERITY = {
     Severity.ERROR: Text("error", "错误"),
@@ -151,6 +152,11 @@ LABELS = {
     "md-no-sources": Text("no cited source", "未引用依据"),
     "md-keyspace-line": Text("{keys} keys · {memory} · {coverage}", "{keys} 个 Key · {memory} · {coverage}"),
     "md-not-read": Text("Targets not read", "未能读取的目标"),
+    "md-traffic-cut": Text(
+        "The traffic section is cut here: the JSON report (`--format json`) has all of it.",
+        "流量部分到此截断：JSON 报告（`--format json`）包含全部内容。",
+    ),
+    **TRAFFIC_LABELS,
 }
 
 

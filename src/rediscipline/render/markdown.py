@@ -4,7 +4,8 @@ summary of a GitHub Actions job (`>> "$GITHUB_STEP_SUMMARY"`), in GitHub-flavour
 The document holds a summary (what was read, the preset, the score, the findings by severity, the keys and
 patterns, and the notes that say what could not be checked, led by a warning when the results are partial),
 a table of the findings in the report's own order (most worth fixing first) with their rules' cited
-sources, and for scans a short keyspace block. It stays bounded whatever the report: at most FINDING_ROWS
+sources, for scans a short keyspace block, and for a `traffic` run its windows as `render.traffic` words them
+(cut at TRAFFIC_SHARE of the document). It stays bounded whatever the report: at most FINDING_ROWS
 findings, and at most DOCUMENT_LIMIT characters counted as GitHub counts them (UTF-16 code units), well
 under the 65,536 a comment may hold; what is left out is counted and the JSON report named.
 
@@ -23,6 +24,7 @@ from rediscipline.model.display import NAME_LIMIT, QUOTE_LIMIT, TEXT_LIMIT, disp
 from rediscipline.model.finding import CONTEXT_TEST, Finding
 from rediscipline.model.keyspace import KeyspaceStats
 from rediscipline.model.report import LAYOUT_SITES, Report, ServerSummary
+from rediscipline.model.traffic import TrafficView
 from rediscipline.render.labels import SEVERITY, label
 from rediscipline.render.libraries import with_advice
 from rediscipline.render.markdown_escape import md
@@ -31,6 +33,7 @@ from rediscipline.render.numbers import human_bytes, share
 from rediscipline.render.sites import is_site, more_places, path_bytes, relative_path
 from rediscipline.render.text_sites import LABELS as SITE_LABELS
 from rediscipline.render.text_sites import site_count
+from rediscipline.render.traffic import Items, Part, Table, traffic_section
 
 #: The most characters (UTF-16 code units, as GitHub counts them) a Markdown report holds.
 DOCUMENT_LIMIT = 50_000
@@ -39,6 +42,8 @@ FINDING_ROWS = 50
 #: Shares of DOCUMENT_LIMIT the notes, and the sources with the keyspace block, may take at most.
 NOTES_SHARE = 0.2
 TAIL_SHARE = 0.2
+#: Share of DOCUMENT_LIMIT the traffic windows may take at most (their tables are bounded in rows already).
+TRAFFIC_SHARE = 0.3
 #: Inputs named in the summary, namespaces in the keyspace block, databases on the server line.
 INPUTS_SHOWN = 5
 NAMESPACES_SHOWN = 5
@@ -307,6 +312,42 @@ def _keyspace_lines(keyspace: KeyspaceStats, lang: str) -> list[str]:
     return lines
 
 
+# ---- the traffic windows -----------------------------------------------------------------------------------
+
+
+def _traffic_part(part: Part) -> list[str]:
+    if isinstance(part, Table):
+        aligns = tuple("left" if index in part.names else "right" for index in range(len(part.headers)))
+        rows = [
+            table_row(tuple(code(cell) if at in part.names else md(cell, cell=True) for at, cell in enumerate(row)))
+            for row in part.rows
+        ]
+        return [f"**{md(part.title)}**", "", *table_head(part.headers, aligns), *rows, ""]
+    if isinstance(part, Items):
+        return [*(f"- {md(line)}" for line in part.lines), ""]
+    if part.kind == "heading":
+        return [f"**{md(part.text)}**", ""]
+    if part.kind == "warning":
+        return ["> [!WARNING]", f"> {md(part.text)}", ""]
+    return [md(part.text), ""]
+
+
+def _traffic_lines(views: Sequence[TrafficView], lang: str, budget: int) -> list[str]:
+    """Each traffic window as `render.traffic` words it, cut at a line when it would pass `budget` (the JSON
+    report has all of it)."""
+    lines: list[str] = []
+    for view in views:
+        section = traffic_section(view, lang)
+        title = label("tr-title", lang, address=f"`{section.address}`", window=section.window)  # the address quoted
+        lines += [f"#### {md(title)}", ""]
+        for part in section.parts:
+            lines += _traffic_part(part)
+    kept, left = fitting(lines, budget - 200)
+    if left:
+        kept += [md(label("md-traffic-cut", lang)), ""]
+    return kept
+
+
 # ---- the document ------------------------------------------------------------------------------------------
 
 
@@ -320,9 +361,10 @@ def markdown_document(report: Report, lang: str = "en", limit: int = DOCUMENT_LI
     tail_budget = int(limit * TAIL_SHARE)
     keyspace = _keyspace_lines(report.stats.keyspace, lang) if report.stats.keyspace is not None else []
     sources = _source_lines(report, lang, tail_budget - sum(size(line) + 1 for line in keyspace))
-    used = sum(size(line) + 1 for line in (*head, *notes, *sources, *keyspace))
+    traffic = _traffic_lines(report.stats.traffic, lang, int(limit * TRAFFIC_SHARE)) if report.stats.traffic else []
+    used = sum(size(line) + 1 for line in (*head, *notes, *sources, *keyspace, *traffic))
     findings = _finding_lines(report, lang, limit - used, sites, os.getcwd() if cwd is None else cwd)
-    return "\n".join([*head, *notes, *findings, *sources, *keyspace]).rstrip("\n") + "\n"
+    return "\n".join([*head, *notes, *findings, *sources, *keyspace, *traffic]).rstrip("\n") + "\n"
 
 
 def render_markdown(report: Report, stream: TextIO, lang: str = "en", color: bool = False) -> None:

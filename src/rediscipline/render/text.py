@@ -1,7 +1,8 @@
 """Human output: a summary, then findings grouped by rule and key pattern, with examples and sources.
 
 Findings at places in files (a report whose layout is `sites`: code and config files) are printed one line
-each, by file, by `text_sites`, and the summary follows them, as linters do.
+each, by file, by `text_sites`, and the summary follows them, as linters do. The windows a `traffic` run
+observed follow the findings (`text_traffic`).
 
 Everything printed goes into rich `Text` objects (never markup: the console has markup, emoji and
 highlighting off as well), and everything that someone else wrote goes through `model.display` first:
@@ -186,12 +187,20 @@ def _notes(report: Report, console: Console, lang: str) -> None:
             console.print(RichText("  " + inert(note_text(note, lang))))
 
 
+def _traffic(report: Report, console: Console, lang: str) -> None:
+    if report.stats.traffic:
+        from rediscipline.render.text_traffic import traffic_sections  # a traffic window's report only
+
+        traffic_sections(report.stats.traffic, console, lang)
+
+
 def _render_sites(report: Report, console: Console, lang: str) -> None:
     """Code and config findings: one line per place, by file (`text_sites`); the summary comes last."""
     site_lines(report, [f for f in report.findings if is_site(f)], console, lang)
     others = [f for f in report.findings if not is_site(f)]
     if others:
         _by_rule(others, report, console, lang)
+    _traffic(report, console, lang)
     _summary(report, console, lang, sites=True)
     _notes(report, console, lang)
 
@@ -210,6 +219,7 @@ def render_text(report: Report, stream: TextIO, lang: str = "en", color: bool = 
         from rediscipline.render.text_cluster import cluster_section  # a cluster's report only
 
         cluster_section(report.stats.cluster, console, lang)
+    _traffic(report, console, lang)
     if report.stats.keyspace is not None:
         keyspace_section(report.stats.keyspace, console, lang, report.stats.cluster)
     patterns_section(report, console, lang)

@@ -55,14 +55,21 @@ def score_line(report: Report, lang: str) -> RichText | None:
     return line
 
 
-def table(console: Console, title: str, headers: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> None:
-    """A table of cells already escaped by the caller; each cell is a rich Text, never parsed as markup. rich's
-    tables load with the first one (a report of code findings draws none)."""
+def table(
+    console: Console,
+    title: str,
+    headers: tuple[str, ...],
+    rows: Sequence[tuple[str, ...]],
+    left: frozenset[int] = frozenset({0}),
+) -> None:
+    """A table of cells already escaped by the caller; each cell is a rich Text, never parsed as markup. The
+    columns in `left` (names) are left-aligned, the others (numbers) right-aligned. rich's tables load with the
+    first one (a report of code findings draws none)."""
     from rich.table import Table
 
     table = Table(title=RichText(title), title_justify="left", title_style="bold", box=None, pad_edge=False)
     for index, header in enumerate(headers):
-        table.add_column(RichText(header), justify="right" if index else "left", overflow="fold")
+        table.add_column(RichText(header), justify="left" if index in left else "right", overflow="fold")
     for row in rows:
         table.add_row(*(RichText(cell) for cell in row))
     console.print(table)

@@ -1,8 +1,9 @@
 """`--format html`: one self-contained page (CSS, script and data inline) with charts, filters and search.
 
-`render_html` builds the page's view from the bounded report (`header`, `scan_charts`, `findings`) and
-writes it with `page.render_page`; see `page` for the one escaping path and the Content-Security-Policy,
-`charts` for why the charts are SVG drawn here rather than by a chart library.
+`render_html` builds the page's view from the bounded report (`header`, `scan_charts`, `findings`, and the
+traffic windows as `render.traffic` words them for every format) and writes it with `page.render_page`; see
+`page` for the one escaping path and the Content-Security-Policy, `charts` for why the charts are SVG drawn
+here rather than by a chart library.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from rediscipline.render.html.scan_charts import scan_charts
 from rediscipline.render.html.words import word, words_for
 from rediscipline.render.numbers import human_bytes, share
 from rediscipline.render.sites import is_site
+from rediscipline.render.traffic import TrafficSection, traffic_section
 
 #: The page's size bound, and the limits tried in turn until the page is under it: the first are the usual
 #: ones (1,500 finding rows, 2,000 patterns, 25 patterns per namespace, 1.1 MB of whole names); the next ones
@@ -54,6 +56,7 @@ class Page:
     families_of: dict[str, str]
     patterns: tuple[PatternRow, ...]
     patterns_caption: str
+    traffic: tuple[TrafficSection, ...] = ()
 
 
 def _patterns(report: Report, lang: str, limit: int) -> tuple[tuple[PatternRow, ...], str]:
@@ -110,6 +113,7 @@ def _page(report: Report, lang: str, limits: PageLimits) -> str:
         families_of={rule.rule_id: rule.family for rule in view.rules},
         patterns=patterns,
         patterns_caption=caption,
+        traffic=tuple(traffic_section(view, lang) for view in report.stats.traffic),
     )
     return render_page(
         "report.html.j2",

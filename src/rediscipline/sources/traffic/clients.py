@@ -31,6 +31,17 @@ def parse_clients(text: bytes, exclude: int | None = None) -> tuple[tuple[Client
     return tuple(clients), total
 
 
+def own_address(text: bytes, own: int | None) -> str | None:
+    """The address the server gives this tool's own connection `own` in CLIENT LIST (None: not listed)."""
+    if own is None:
+        return None
+    for raw in text.split(b"\n"):
+        fields = _fields(raw.strip())
+        if _int(fields.get("id")) == own:
+            return fields.get("addr")
+    return None
+
+
 def client_of(client_id: int, fields: dict[str, str]) -> ClientInfo:
     lib = " ".join(part for part in (fields.get("lib-name", ""), fields.get("lib-ver", "")) if part)
     multi = _int(fields.get("multi"))

@@ -34,7 +34,7 @@ from rediscipline.sources.live.defaults import DEFAULT_TIMEOUT_SECONDS
 from rediscipline.sources.live.topology import sentinel_error
 from rediscipline.sources.live.url import ServerAddress, parse_address
 from rediscipline.sources.live.wire import LostConnection, Wire, is_error
-from rediscipline.sources.traffic.clients import parse_clients
+from rediscipline.sources.traffic.clients import own_address, parse_clients
 from rediscipline.sources.traffic.hotkeys import (
     DEFAULT_MAX_KEYS,
     SOURCE_OBJECT_FREQ,
@@ -164,12 +164,16 @@ class TrafficSource:
         end = take_snapshot(wire)
         seconds = _seconds(start, end, self._clock() - began)
         hot = () if candidates is None else hot_keys(candidates, read_again(wire, candidates), seconds, log_factor)
-        logged = () if is_error(slowlog_reply) else slow_calls(slowlog_reply)
+        listed = clients_reply if isinstance(clients_reply, bytes) else b""
+        ours = own_address(listed, _int(own_id))  # the slow log names clients by address: ours are left out
+        logged = tuple(
+            call for call in (() if is_error(slowlog_reply) else slow_calls(slowlog_reply)) if call.client != ours
+        )
         for key, reason in queue_reads(call for call in logged if call.id > last_slow).items():
             if len(queues) < QUEUES_KEPT:
                 queues.setdefault(key, reason)
         queues_end = read_queues(wire, self._db, list(queues))
-        clients, total = parse_clients(clients_reply if isinstance(clients_reply, bytes) else b"", _int(own_id))
+        clients, total = parse_clients(listed, _int(own_id))
         sources = (
             _source("INFO commandstats", start.refused.get("commandstats")),
             _source("SLOWLOG GET", str(slowlog_reply) if is_error(slowlog_reply) else None),

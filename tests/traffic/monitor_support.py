@@ -67,13 +67,14 @@ def monitoring_clients(client: redis.Redis) -> int:
     return sum("O" in entry["flags"] for entry in client.client_list())
 
 
-def wait_for_monitor(client: redis.Redis) -> None:
-    """Wait until a connection is in MONITOR mode (`client` is connected already: no handshake to be seen)."""
+def wait_for_monitor(client: redis.Redis, *, present: bool = True) -> None:
+    """Wait until a connection is in MONITOR mode (`client` is connected already: no handshake to be seen), or
+    with `present=False` until none is (the server notices a closed connection at its next event loop)."""
     for _ in range(1000):
-        if monitoring_clients(client):
+        if bool(monitoring_clients(client)) == present:
             return
         threading.Event().wait(0.01)
-    raise AssertionError("MONITOR never started")
+    raise AssertionError("MONITOR never started" if present else "the MONITOR connection stayed open")
 
 
 class RawMonitor:

@@ -9,6 +9,8 @@ exact. No test asserts how long anything took, only that the sample ended and wh
 
 from __future__ import annotations
 
+import errno
+import io
 import random
 import threading
 import time
@@ -35,9 +37,9 @@ from rediscipline.model.monitor import (
 from rediscipline.sources.errors import SourceError
 from rediscipline.sources.live.url import parse_address
 from rediscipline.sources.traffic.monitor import sample_monitor
-from rediscipline.sources.traffic.trace import read_trace
+from rediscipline.sources.traffic.trace import TraceWriter, read_trace
 from tests.support.servers import ServerProcess
-from tests.traffic.monitor_support import ALL_KINDS, MarkedSample, monitoring_clients, running, wait_for_monitor
+from tests.traffic.monitor_support import ALL_KINDS, MarkedSample, running, wait_for_monitor
 
 KEYS = 10_000
 BATCH = 50
@@ -118,7 +120,7 @@ def test_the_hot_keys_of_a_zipf_workload_are_found_with_their_counts(server: Ser
     assert sample.commands["get"] == sample.key_ops >= sum(surely.values())
     assert sample.key_ops <= sum(possibly.values())
     with server.client() as client:
-        assert monitoring_clients(client) == 0  # the sample's connection is closed
+        wait_for_monitor(client, present=False)  # the sample's connection is closed
 
 
 def test_a_tiny_byte_budget_stops_the_sample_early(server: ServerProcess) -> None:
@@ -222,6 +224,22 @@ def test_a_ctrl_c_ends_the_sample_with_what_was_read(server: ServerProcess) -> N
         sample = marked.finish()
     assert sample.stopped == STOP_INTERRUPTED and sample.error is None
     assert [hot.key for hot in sample.hot_by_ops] == [b"before:1", marked.marker]
+
+
+class FullDisk(io.StringIO):
+    """A trace stream that takes the header, then fails as a full disk does."""
+
+    def write(self, text: str) -> int:
+        if self.tell():
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return super().write(text)
+
+
+def test_a_trace_that_cannot_be_written_is_a_one_line_error(server: ServerProcess) -> None:
+    with ZipfLoad(server), pytest.raises(SourceError, match=r"^cannot write the trace: no space left on device$"):
+        sample_monitor(parse_address(server.url), 30.0, trace=TraceWriter(FullDisk()))
+    with server.client() as client:
+        wait_for_monitor(client, present=False)
 
 
 def test_bad_limits_and_unreachable_servers_are_one_line_errors() -> None:

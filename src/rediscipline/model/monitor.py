@@ -9,7 +9,8 @@ Space-Saving sketch carry their error (`count - error <= true <= count`), and a 
 how much it could not keep.
 
 Keys are `(db, key)` with the key as bytes; patterns are Redis globs inferred from the keys
-(`model.keypattern`), as the scan groups keys.
+(`model.keypattern`), as the scan groups keys. Of the arguments a sample keeps only keys, command names (with
+a container's subcommand) and expiry values: no value, and no password (AUTH, HELLO, MIGRATE), reaches it.
 """
 
 from __future__ import annotations

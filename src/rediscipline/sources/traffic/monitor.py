@@ -85,7 +85,8 @@ def sample_monitor(
     connection made for it and nothing else: a redis-py `Connection` (its socket is used) or a connected
     `socket.socket` after any handshake. Either way the connection is closed when the sample ends. `trace`
     receives every key access; `capacity` is the counters of each hot-key sketch, `shown` the keys listed.
-    Raises SourceError when the address cannot be reached or a limit is not positive.
+    Raises SourceError when the address cannot be reached, a limit is not positive or the trace cannot be
+    written.
     """
     if not duration > 0:
         raise SourceError(f"a MONITOR sample must last more than 0 seconds, not {duration:g}")
@@ -137,6 +138,8 @@ def _sample(
     seconds = clock() - started
     if parser.finish():
         stopped = STOP_INTERRUPTED
+    if isinstance(parser.failure, OSError):  # the parser's only I/O is the trace
+        raise SourceError(f"cannot write the trace: {_why(parser.failure)}") from None
     if parser.failure is not None:
         raise parser.failure
     return tally.sample(stopped, error=error, bytes_read=read, max_bytes=max_bytes, seconds=seconds, shown=shown)
@@ -206,6 +209,8 @@ def _read(
                 return STOP_MAX_BYTES, None, read
             if read - parser.parsed > max_backlog:
                 return STOP_BACKLOG, None, read
+            if parser.failure is not None:  # raised once the reading stops: stop it now
+                return STOP_CLOSED, None, read
             if clock() >= deadline:
                 return STOP_DURATION, None, read
             try:

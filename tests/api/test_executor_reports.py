@@ -22,9 +22,9 @@ from rediscipline.api.live import ClusterOptions, LiveScanOptions, scan_live
 from rediscipline.model.report import Report
 from rediscipline.render.fleet import fleet_to_dict
 from rediscipline.render.json_output import report_to_dict
-from tests.live.conftest import require_kind
 from tests.support.dask_cluster import local_scheduler
 from tests.support.dataset import populate
+from tests.support.kinds import require_kind
 from tests.support.servers import ServerProcess, free_port, start_server
 from tests.support.topologies import Cluster, start_cluster
 

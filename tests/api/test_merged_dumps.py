@@ -34,8 +34,8 @@ from rediscipline.render.text import render_text
 from rediscipline.settings.layering import Settings
 from rediscipline.settings.loader import Overrides
 from rediscipline.sources.rdb.source import DumpOptions, RdbSource
-from tests.live.conftest import require_kind
 from tests.support.dataset import populate
+from tests.support.kinds import require_kind
 from tests.support.servers import ServerProcess, start_server
 
 PARTS = 3

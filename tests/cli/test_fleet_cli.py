@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.live.conftest import cli_env, require_kind
+from tests.live.conftest import cli_env
 from tests.render.gfm import render
 from tests.render.html.page_parts import parse as parse_html
+from tests.support.kinds import require_kind
 from tests.support.servers import ServerProcess, free_port, start_server
 
 

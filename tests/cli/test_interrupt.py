@@ -25,7 +25,7 @@ from typing import IO, Any
 
 import pytest
 
-from tests.live.conftest import require_kind
+from tests.support.kinds import require_kind
 from tests.support.rdbwriter import RdbBuilder
 from tests.support.servers import ServerProcess, start_server
 

@@ -39,8 +39,8 @@ from rediscipline.render.json_output import render_json
 from rediscipline.settings.loader import Overrides
 from rediscipline.sources.live.defaults import MIN_BATCH
 from rediscipline.sources.live.pipeline import TWIN
-from tests.live.conftest import require_kind
 from tests.support.cores import require_compiled
+from tests.support.kinds import require_kind
 from tests.support.servers import ServerProcess, start_server
 
 ELAPSED = re.compile(rb'"elapsed_seconds": [0-9.e-]+')

@@ -21,7 +21,7 @@ from rediscipline.guard.collector import Collector
 from rediscipline.model.report import Report
 from tests.guard.apps import shop_cluster, shop_cluster_async
 from tests.guard.conftest import APPS, seeded
-from tests.live.conftest import require_kind
+from tests.support.kinds import require_kind
 from tests.support.topologies import Cluster, start_cluster
 
 SHOP = APPS / "shop_cluster.py"

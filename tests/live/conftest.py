@@ -35,22 +35,13 @@ from rediscipline.compiled import PURE_VARIABLE
 from rediscipline.sources.live.pipeline import TWIN
 from tests.support.cores import one_core_fixture
 from tests.support.dataset import Manifest, populate, reset_idle
-from tests.support.servers import INSTALL_HINT, KINDS, REQUIRED_IN_CI, ServerProcess, binary_path, start_server
+from tests.support.kinds import require_kind
+from tests.support.servers import KINDS, ServerProcess, start_server
 
 #: Test servers keep the default config; the dataset is small so a scan takes about a second.
 SCALE = 8_000
 
 core = one_core_fixture(TWIN)
-
-
-def require_kind(kind: str) -> None:
-    """Skip when `kind` is not installed; fail instead for the kinds CI must have."""
-    if binary_path(kind) is not None:
-        return
-    reason = f"{kind} is not installed ({INSTALL_HINT[kind]})"
-    if os.environ.get("CI") == "true" and kind in REQUIRED_IN_CI:
-        pytest.fail(f"{reason}: required in CI", pytrace=False)
-    pytest.skip(reason)
 
 
 @pytest.fixture(params=KINDS)

@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 
-from tests.live.conftest import cli_env, require_kind, run_scan
+from tests.live.conftest import cli_env, run_scan
+from tests.support.kinds import require_kind
 from tests.support.servers import start_server
 
 MB = 1 << 20

@@ -23,8 +23,9 @@ from rediscipline.api.parts import PartTask, run_part
 from rediscipline.model.report import Report
 from rediscipline.render.json_output import report_to_dict
 from rediscipline.sources.errors import SourceError
-from tests.live.conftest import require_kind, run_scan
+from tests.live.conftest import run_scan
 from tests.render.html.page_parts import render
+from tests.support.kinds import require_kind
 from tests.support.servers import ServerProcess
 from tests.support.topologies import Cluster, hashtag_for, start_cluster
 

@@ -27,8 +27,8 @@ from rediscipline.sources.live.server import parse_info
 from rediscipline.sources.live.topology import hello_info
 from rediscipline.sources.live.url import parse_address
 from rediscipline.sources.live.wire import Wire
-from tests.live.conftest import require_kind
 from tests.support.cluster_truth import cluster_truth, expected_migrating, expected_shards
+from tests.support.kinds import require_kind
 from tests.support.servers import ServerProcess
 from tests.support.topologies import Cluster, ClusterShard, hashtag_for, start_cluster
 

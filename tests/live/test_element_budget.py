@@ -13,7 +13,8 @@ import pytest
 import redis
 
 from rediscipline.sources.live.probes import ELEMENT_BUDGET, ELEMENT_CAP
-from tests.live.conftest import require_kind, run_scan
+from tests.live.conftest import run_scan
+from tests.support.kinds import require_kind
 from tests.support.servers import ServerProcess, start_server
 
 MB = 1 << 20

@@ -12,7 +12,7 @@ import time
 
 from rediscipline.api import LiveScanOptions, scan_live, settings_for
 from rediscipline.settings.loader import Overrides
-from tests.live.conftest import require_kind
+from tests.support.kinds import require_kind
 from tests.support.servers import start_server
 
 KEYS = 150

@@ -34,8 +34,9 @@ from rediscipline.render.github import escape_data
 from rediscipline.render.names import name_fields
 from rediscipline.rules import default_registry
 from rediscipline.settings.loader import Overrides
-from tests.live.conftest import require_kind, run_scan
+from tests.live.conftest import run_scan
 from tests.render.gfm import render
+from tests.support.kinds import require_kind
 from tests.support.servers import ServerProcess, start_server
 
 HOSTILE: tuple[bytes, ...] = (

@@ -6,7 +6,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from tests.live.conftest import require_kind, run_scan
+from tests.live.conftest import run_scan
+from tests.support.kinds import require_kind
 from tests.support.servers import start_server
 
 KEYS = 10_000

@@ -8,7 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.live.conftest import cli_env, require_kind
+from tests.live.conftest import cli_env
+from tests.support.kinds import require_kind
 from tests.support.servers import start_server
 
 

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.live.conftest import require_kind, run_scan
+from tests.live.conftest import run_scan
+from tests.support.kinds import require_kind
 from tests.support.monitor import MonitorRecorder, calls_between, commandstats
 from tests.support.servers import ServerProcess, start_server
 

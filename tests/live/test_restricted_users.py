@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 import redis
 
-from tests.live.conftest import name_of, require_kind, run_scan
+from tests.live.conftest import name_of, run_scan
+from tests.support.kinds import require_kind
 from tests.support.servers import ServerProcess, start_server
 
 APP_KEYS = 40

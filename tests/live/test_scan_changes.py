@@ -16,8 +16,9 @@ from rediscipline.api import LiveScanOptions, scan_live, settings_for
 from rediscipline.model.report import Report, ServerSummary
 from rediscipline.render.notes import note_text
 from rediscipline.settings.loader import Overrides
-from tests.live.conftest import cli_env, require_kind, run_scan, scan_command
+from tests.live.conftest import cli_env, run_scan, scan_command
 from tests.support.dataset import bulk
+from tests.support.kinds import require_kind
 from tests.support.servers import ServerProcess, start_server
 
 KEYS = 30_000

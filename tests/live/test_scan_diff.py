@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from tests.live.conftest import require_kind, run_scan
+from tests.live.conftest import run_scan
 from tests.support.diff_reports import rediscipline
+from tests.support.kinds import require_kind
 from tests.support.servers import ServerProcess, start_server
 
 SCAN_ARGS = ("--ignore", "CFG002")

@@ -16,7 +16,8 @@ from rediscipline.api import LiveScanOptions, scan_live, settings_for
 from rediscipline.render import RENDERERS
 from rediscipline.settings.loader import Overrides
 from rediscipline.sources.errors import SourceError
-from tests.live.conftest import require_kind, run_scan
+from tests.live.conftest import run_scan
+from tests.support.kinds import require_kind
 from tests.support.servers import ServerProcess, start_server
 
 SETTINGS = settings_for(Overrides(isolated=True, select=("KEY001", "SEC")))

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.live.conftest import ScanResult, one_error_line, require_kind, run_scan
+from tests.live.conftest import ScanResult, one_error_line, run_scan
+from tests.support.kinds import require_kind
 from tests.support.servers import ServerProcess, free_port, start_server
 from tests.support.topologies import slot_owner_key, start_cluster, start_sentinel
 

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from tests.live.conftest import cli_env, require_kind
+from tests.live.conftest import cli_env
+from tests.support.kinds import require_kind
 from tests.support.servers import ServerProcess, start_server
 
 CONVENTIONS = """

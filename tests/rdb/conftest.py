@@ -19,8 +19,8 @@ import pytest
 
 from rediscipline.sources.rdb.parser import WALK, open_rdb
 from rediscipline.sources.rdb.records import RdbHeader, RdbKey
-from tests.live.conftest import require_kind
 from tests.support.cores import core_fixture
+from tests.support.kinds import require_kind
 from tests.support.rdbdumps import DumpTruth, build_dump
 
 DUMP_KINDS = ("redis62", "redis70", "redis82", "valkey91")

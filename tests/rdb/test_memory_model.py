@@ -39,7 +39,7 @@ from rediscipline.model.location import SOURCE_RDB, Location
 from rediscipline.sources.rdb.memory import ALLOCATORS, MemoryModel, Redis6Model, Redis8Model, Valkey81Model, model_for
 from rediscipline.sources.rdb.parser import open_rdb
 from rediscipline.sources.rdb.records import RdbHeader, RdbKey
-from tests.live.conftest import require_kind
+from tests.support.kinds import require_kind
 from tests.support.servers import ServerProcess, start_server
 
 KINDS = ("redis62", "redis70", "redis82", "valkey91")

@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 
 from rediscipline.sources.rdb.records import RdbKey
-from tests.live.conftest import require_kind
 from tests.rdb.conftest import MODULE_ENCODING, Parsed, parse_file
+from tests.support.kinds import require_kind
 from tests.support.rdbdumps import LIBRARIES, DumpTruth, KeyTruth, build_dump
 
 HEADERS = {"redis62": ("REDIS", 9), "redis70": ("REDIS", 10), "redis82": ("REDIS", 12), "valkey91": ("VALKEY", 80)}

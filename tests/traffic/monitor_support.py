@@ -5,41 +5,21 @@ a sample that ends when a marker command has been read (so that a test knows eve
 from __future__ import annotations
 
 import base64
-import contextlib
-import os
 import socket
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Sequence
-from typing import Any
 
-import pytest
 import redis
 
 from rediscipline.model.monitor import MonitorSample
 from rediscipline.sources.live.url import parse_address
 from rediscipline.sources.traffic.monitor import sample_monitor
 from rediscipline.sources.traffic.trace import TraceWriter
-from tests.support.servers import INSTALL_HINT, KINDS, REQUIRED_IN_CI, ServerProcess, binary_path, start_server
+from tests.support.servers import KINDS, ServerProcess
 
 #: Every kind; the ones not installed are skipped, except in CI the required ones, which fail.
 ALL_KINDS = KINDS
-
-
-@contextlib.contextmanager
-def running(kind: str, extra_args: Sequence[str] = (), **options: Any) -> Iterator[ServerProcess]:
-    """A server of `kind`, stopped by its PID at the end."""
-    if binary_path(kind) is None:
-        reason = f"{kind} is not installed ({INSTALL_HINT[kind]})"
-        if os.environ.get("CI") == "true" and kind in REQUIRED_IN_CI:
-            pytest.fail(f"{reason}: required in CI", pytrace=False)
-        pytest.skip(reason)
-    server = start_server(kind, extra_args, **options)
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def sdscatrepr(data: bytes) -> bytes:

@@ -15,7 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rediscipline.sources.traffic.monitor_line import MonitorLine, parse_line
-from tests.traffic.monitor_support import ALL_KINDS, RawMonitor, running, sdscatrepr
+from tests.support.kinds import running
+from tests.traffic.monitor_support import ALL_KINDS, RawMonitor, sdscatrepr
 
 HOSTILE: list[tuple[bytes, ...]] = [
     (b"SET", b"k\x01", b"v"),

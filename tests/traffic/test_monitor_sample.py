@@ -38,8 +38,9 @@ from rediscipline.sources.errors import SourceError
 from rediscipline.sources.live.url import parse_address
 from rediscipline.sources.traffic.monitor import sample_monitor
 from rediscipline.sources.traffic.trace import TraceWriter, read_trace
+from tests.support.kinds import running
 from tests.support.servers import ServerProcess
-from tests.traffic.monitor_support import ALL_KINDS, MarkedSample, running, wait_for_monitor
+from tests.traffic.monitor_support import ALL_KINDS, MarkedSample, wait_for_monitor
 
 KEYS = 10_000
 BATCH = 50

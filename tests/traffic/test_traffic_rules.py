@@ -9,7 +9,6 @@ replies pile up in the server's output buffer for it (what the kernel buffers ho
 
 from __future__ import annotations
 
-import os
 import socket
 from collections.abc import Iterator
 
@@ -22,9 +21,9 @@ from rediscipline.model.finding import Finding
 from rediscipline.model.report import Report
 from rediscipline.model.traffic import ClientInfo
 from rediscipline.settings.loader import Overrides
-from tests.support.servers import INSTALL_HINT, REQUIRED_IN_CI, ServerProcess, binary_path, start_server
+from tests.support.kinds import running
+from tests.support.servers import KINDS, ServerProcess
 
-KINDS = ("redis70", "valkey91", "redis82", "redis62")
 MB = 1024**2
 #: What the slow clients are sent: far more than the kernel's socket buffers on both ends can hold.
 PILED = 32 * MB
@@ -36,17 +35,8 @@ BY_REFERENCE = 64 * 1024
 
 @pytest.fixture(params=KINDS)
 def server(request: pytest.FixtureRequest) -> Iterator[ServerProcess]:
-    kind: str = request.param
-    if binary_path(kind) is None:
-        reason = f"{kind} is not installed ({INSTALL_HINT[kind]})"
-        if os.environ.get("CI") == "true" and kind in REQUIRED_IN_CI:
-            pytest.fail(f"{reason}: required in CI", pytrace=False)
-        pytest.skip(reason)
-    started = start_server(kind)
-    try:
+    with running(request.param) as started:
         yield started
-    finally:
-        started.stop()
 
 
 def resp(*args: str | bytes) -> bytes:

@@ -8,7 +8,6 @@ through the API or the CLI, and compares the view with what the workload did.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import threading
@@ -25,24 +24,14 @@ from rediscipline.model.report import Report
 from rediscipline.model.traffic import TrafficView
 from rediscipline.settings.loader import Overrides
 from rediscipline.sources.traffic.source import TrafficSource
-from tests.support.servers import INSTALL_HINT, REQUIRED_IN_CI, ServerProcess, binary_path, start_server
-
-KINDS = ("redis70", "valkey91", "redis82", "redis62")
+from tests.support.kinds import running
+from tests.support.servers import KINDS, ServerProcess
 
 
 @pytest.fixture(params=KINDS)
 def server(request: pytest.FixtureRequest) -> Iterator[ServerProcess]:
-    kind: str = request.param
-    if binary_path(kind) is None:
-        reason = f"{kind} is not installed ({INSTALL_HINT[kind]})"
-        if os.environ.get("CI") == "true" and kind in REQUIRED_IN_CI:
-            pytest.fail(f"{reason}: required in CI", pytrace=False)
-        pytest.skip(reason)
-    started = start_server(kind, ["--slowlog-log-slower-than", "0", "--slowlog-max-len", "1024"])
-    try:
+    with running(request.param, ["--slowlog-log-slower-than", "0", "--slowlog-max-len", "1024"]) as started:
         yield started
-    finally:
-        started.stop()
 
 
 class Workload:
@@ -271,10 +260,7 @@ def zipf_keys(count: int, seed: int) -> Callable[[int], list[bytes]]:
 def test_hot_keys_from_lfu_counters_find_the_most_accessed_keys() -> None:
     """Under allkeys-lfu, the keys whose access counters grew most over the window are the workload's top keys:
     recall of its true top 10 at least 0.8, and the hottest key's rate within a factor of 2."""
-    if binary_path("redis70") is None:
-        pytest.skip("redis70 is not installed")
-    started = start_server("redis70", ["--maxmemory-policy", "allkeys-lfu", "--lfu-log-factor", "1"])
-    try:
+    with running("redis70", ["--maxmemory-policy", "allkeys-lfu", "--lfu-log-factor", "1"]) as started:
         loader = redis.Redis(port=started.port)
         loader.mset({b"hot:%d" % rank: b"v" for rank in range(1, 2001)})
         draw = zipf_keys(2000, seed=7)
@@ -295,8 +281,6 @@ def test_hot_keys_from_lfu_counters_find_the_most_accessed_keys() -> None:
                 threading.Event().wait(0.05)
             report = observe(started, 1.5)
         view = view_of(report)
-    finally:
-        started.stop()
     top = {key for key, _n in sorted(counts.items(), key=lambda item: -item[1])[:10]}
     found = [hot.key for hot in view.hot_keys[:10]]
     assert len(top & set(found)) >= 8, (found, sorted(top))

@@ -51,7 +51,7 @@ from scripts.check_core import core_problem, expected_modules  # noqa: E402
 
 DEMO_KEYS = ROOT / "examples" / "demo-keys.txt"
 SAMPLE_PROJECT = ROOT / "examples" / "sample-project"
-COMMANDS = ("baseline", "check", "config", "diff", "fleet", "keys", "rule", "rules", "scan")
+COMMANDS = ("baseline", "check", "config", "diff", "fleet", "keys", "rule", "rules", "scan", "traffic")
 
 #: What `rediscipline check sample-project` finds: (file, line, column, rule) of a finding's location and of
 #: its related places (one key pattern built at two places of a file is one finding with two places).

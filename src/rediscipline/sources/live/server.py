@@ -51,7 +51,7 @@ def parse_info(text: bytes) -> dict[str, str]:
     return fields
 
 
-def _pairs(value: str) -> dict[str, str]:
+def pairs(value: str) -> dict[str, str]:
     """`keys=10,expires=2,avg_ttl=0` → dict."""
     out: dict[str, str] = {}
     for item in value.split(","):
@@ -66,15 +66,15 @@ def keyspace_of(info: dict[str, str]) -> tuple[dict[int, int], dict[int, int]]:
     expires: dict[int, int] = {}
     for name, value in info.items():
         if name.startswith("db") and name[2:].isdigit() and "keys=" in value:
-            pairs = _pairs(value)
-            keys[int(name[2:])] = int(pairs.get("keys", "0"))
-            expires[int(name[2:])] = int(pairs.get("expires", "0"))
+            fields = pairs(value)
+            keys[int(name[2:])] = int(fields.get("keys", "0"))
+            expires[int(name[2:])] = int(fields.get("expires", "0"))
     return keys, expires
 
 
 def commandstats_of(info: dict[str, str]) -> dict[str, int]:
     return {
-        name[len("cmdstat_") :].lower(): int(_pairs(value).get("calls", "0"))
+        name[len("cmdstat_") :].lower(): int(pairs(value).get("calls", "0"))
         for name, value in info.items()
         if name.startswith("cmdstat_")
     }

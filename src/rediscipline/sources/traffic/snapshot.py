@@ -54,16 +54,6 @@ def parse_sections(text: bytes) -> dict[str, dict[str, str]]:
     return sections
 
 
-def pairs(value: str) -> dict[str, str]:
-    """`calls=10,usec=52,usec_per_call=5.20` → its fields."""
-    out: dict[str, str] = {}
-    for item in value.split(","):
-        name, sep, text = item.partition("=")
-        if sep:
-            out[name] = text
-    return out
-
-
 def take_snapshot(wire: Wire) -> Snapshot:
     """INFO (every section the window needs) and TIME, in one round trip."""
     wire.send((("INFO", "all"), ("TIME",)))

@@ -31,6 +31,7 @@ from rediscipline.model.traffic import DEFAULT_OUTPUT_LIMITS, SlowCall, TrafficS
 from rediscipline.sources.errors import SourceError
 from rediscipline.sources.live.connection import open_connection
 from rediscipline.sources.live.defaults import DEFAULT_TIMEOUT_SECONDS
+from rediscipline.sources.live.server import pairs
 from rediscipline.sources.live.topology import sentinel_error
 from rediscipline.sources.live.url import ServerAddress, parse_address
 from rediscipline.sources.live.wire import LostConnection, Wire, is_error
@@ -46,7 +47,7 @@ from rediscipline.sources.traffic.hotkeys import (
 )
 from rediscipline.sources.traffic.queues import QUEUES_KEPT, queue_reads, queue_stats, read_queues
 from rediscipline.sources.traffic.slowlog import SLOWLOG_ENTRIES, newest_id, slow_calls
-from rediscipline.sources.traffic.snapshot import Snapshot, pairs, parse_sections, take_snapshot
+from rediscipline.sources.traffic.snapshot import Snapshot, parse_sections, take_snapshot
 from rediscipline.sources.traffic.window import Observed, traffic_view
 
 #: The window's length: by default, and at most (a longer one says no more about a server's habits, and a

@@ -23,7 +23,8 @@ from rediscipline.model.traffic import (
     TrafficSourceInfo,
     TrafficView,
 )
-from rediscipline.sources.traffic.snapshot import Snapshot, pairs
+from rediscipline.sources.live.server import pairs
+from rediscipline.sources.traffic.snapshot import Snapshot
 
 #: INFO stats counters the window reports the difference of, when the server has them.
 STATS_COUNTERS = (

@@ -4,6 +4,7 @@ to read them by name and to skip unknown ones, which are kept in `ClientInfo.fie
 from __future__ import annotations
 
 from rediscipline.model.traffic import ClientInfo
+from rediscipline.sources.traffic.replies import reply_int
 
 #: Connections kept in the view at most: CLIENT LIST on a server with more is summarised by the first ones
 #: (the count stays exact in `TrafficView.clients_total`).
@@ -22,7 +23,7 @@ def parse_clients(text: bytes, exclude: int | None = None) -> tuple[tuple[Client
         if not line:
             continue
         fields = _fields(line)
-        client_id = _int(fields.get("id"))
+        client_id = reply_int(fields.get("id"))
         if client_id is None or client_id == exclude:
             continue
         total += 1
@@ -37,30 +38,30 @@ def own_address(text: bytes, own: int | None) -> str | None:
         return None
     for raw in text.split(b"\n"):
         fields = _fields(raw.strip())
-        if _int(fields.get("id")) == own:
+        if reply_int(fields.get("id")) == own:
             return fields.get("addr")
     return None
 
 
 def client_of(client_id: int, fields: dict[str, str]) -> ClientInfo:
     lib = " ".join(part for part in (fields.get("lib-name", ""), fields.get("lib-ver", "")) if part)
-    multi = _int(fields.get("multi"))
+    multi = reply_int(fields.get("multi"))
     return ClientInfo(
         id=client_id,
         addr=fields.get("addr", ""),
         name=fields.get("name", ""),
         flags=fields.get("flags", ""),
         cmd=fields.get("cmd", ""),
-        age=_int(fields.get("age")),
-        idle=_int(fields.get("idle")),
-        db=_int(fields.get("db")),
-        sub=_int(fields.get("sub")) or 0,
-        psub=_int(fields.get("psub")) or 0,
-        ssub=_int(fields.get("ssub")) or 0,
+        age=reply_int(fields.get("age")),
+        idle=reply_int(fields.get("idle")),
+        db=reply_int(fields.get("db")),
+        sub=reply_int(fields.get("sub")) or 0,
+        psub=reply_int(fields.get("psub")) or 0,
+        ssub=reply_int(fields.get("ssub")) or 0,
         multi=-1 if multi is None else multi,
-        watch=_int(fields.get("watch")),
-        omem=_int(fields.get("omem")) or 0,
-        tot_mem=_int(fields.get("tot-mem")),
+        watch=reply_int(fields.get("watch")),
+        omem=reply_int(fields.get("omem")) or 0,
+        tot_mem=reply_int(fields.get("tot-mem")),
         lib=lib,
         fields=fields,
     )
@@ -75,12 +76,3 @@ def _fields(line: bytes) -> dict[str, str]:
         if sep:
             fields[name.decode("ascii", "replace")] = value[:VALUE_LIMIT].decode("utf-8", "backslashreplace")
     return fields
-
-
-def _int(value: str | None) -> int | None:
-    if value is None:
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        return None

@@ -18,6 +18,7 @@ from rediscipline.model.traffic import QueueStat, SlowCall, StreamGroup
 from rediscipline.redis_meta.command_table_generated import COMMANDS
 from rediscipline.redis_meta.commands import key_positions
 from rediscipline.sources.live.wire import Wire, is_error
+from rediscipline.sources.traffic.replies import reply_int, reply_text
 
 #: Commands that block reading a list or a stream: their keys are queues someone waits on.
 QUEUE_READS = frozenset(
@@ -65,7 +66,7 @@ def read_queues(wire: Wire, db: int, keys: Sequence[bytes]) -> dict[bytes, Readi
     if db:
         wire.call("SELECT", db)
     wire.send([("TYPE", key) for key in keys])
-    types = {key: _text(reply) for key, reply in zip(keys, wire.receive(len(keys)), strict=True)}
+    types = {key: reply_text(reply) for key, reply in zip(keys, wire.receive(len(keys)), strict=True)}
     queues = [key for key in keys if types[key] in ("list", "stream")]
     commands: list[tuple[str | bytes, ...]] = []
     for key in queues:
@@ -93,14 +94,14 @@ def stream_groups(reply: object) -> tuple[StreamGroup, ...]:
     for entry in reply:
         if not isinstance(entry, list):
             continue
-        fields = {_text(entry[i]): entry[i + 1] for i in range(0, len(entry) - 1, 2)}
+        fields = {reply_text(entry[i]): entry[i + 1] for i in range(0, len(entry) - 1, 2)}
         lag = fields.get("lag")
         groups.append(
             StreamGroup(
-                name=_text(fields.get("name", b"")),
-                consumers=_int(fields.get("consumers")) or 0,
-                pending=_int(fields.get("pending")) or 0,
-                lag=_int(lag) if lag is not None else None,
+                name=reply_text(fields.get("name", b"")),
+                consumers=reply_int(fields.get("consumers")) or 0,
+                pending=reply_int(fields.get("pending")) or 0,
+                lag=reply_int(lag) if lag is not None else None,
             )
         )
     return tuple(groups)
@@ -131,14 +132,3 @@ def queue_stats(
             )
         )
     return tuple(stats)
-
-
-def _text(value: object) -> str:
-    return value.decode("utf-8", "backslashreplace") if isinstance(value, bytes) else str(value)
-
-
-def _int(value: object) -> int | None:
-    try:
-        return int(value) if isinstance(value, int | bytes | str) else None
-    except ValueError:
-        return None

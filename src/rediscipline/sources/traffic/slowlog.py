@@ -11,6 +11,7 @@ from typing import Any
 
 from rediscipline.model.traffic import SlowCall
 from rediscipline.redis_meta.commands import with_subcommand
+from rediscipline.sources.traffic.replies import reply_text
 
 #: Entries asked for: the server's default `slowlog-max-len` is 128.
 SLOWLOG_ENTRIES = 128
@@ -28,8 +29,8 @@ def slow_calls(reply: Any) -> tuple[SlowCall, ...]:
             continue
         args = tuple(bytes(arg) if isinstance(arg, bytes) else str(arg).encode() for arg in entry[3])
         name, rest = with_subcommand(args[0].decode("utf-8", "replace").lower(), args[1:])
-        client = _text(entry[4]) if len(entry) > 4 else ""
-        client_name = _text(entry[5]) if len(entry) > 5 else ""
+        client = reply_text(entry[4]) if len(entry) > 4 else ""
+        client_name = reply_text(entry[5]) if len(entry) > 5 else ""
         calls.append(SlowCall(entry_id, time, duration, name, rest or (), client, client_name))
     return tuple(calls)
 
@@ -39,7 +40,3 @@ def newest_id(reply: Any) -> int:
     (-1 when the log is empty or refused)."""
     calls = slow_calls(reply)
     return calls[0].id if calls else -1
-
-
-def _text(value: Any) -> str:
-    return value.decode("utf-8", "backslashreplace") if isinstance(value, bytes) else str(value)

@@ -46,6 +46,7 @@ from rediscipline.sources.traffic.hotkeys import (
     walk_counters,
 )
 from rediscipline.sources.traffic.queues import QUEUES_KEPT, queue_reads, queue_stats, read_queues
+from rediscipline.sources.traffic.replies import reply_int
 from rediscipline.sources.traffic.slowlog import SLOWLOG_ENTRIES, newest_id, slow_calls
 from rediscipline.sources.traffic.snapshot import Snapshot, parse_sections, take_snapshot
 from rediscipline.sources.traffic.window import Observed, traffic_view
@@ -166,7 +167,7 @@ class TrafficSource:
         seconds = _seconds(start, end, self._clock() - began)
         hot = () if candidates is None else hot_keys(candidates, read_again(wire, candidates), seconds, log_factor)
         listed = clients_reply if isinstance(clients_reply, bytes) else b""
-        ours = own_address(listed, _int(own_id))  # the slow log names clients by address: ours are left out
+        ours = own_address(listed, reply_int(own_id))  # the slow log names clients by address: ours are left out
         logged = tuple(
             call for call in (() if is_error(slowlog_reply) else slow_calls(slowlog_reply)) if call.client != ours
         )
@@ -174,7 +175,7 @@ class TrafficSource:
             if len(queues) < QUEUES_KEPT:
                 queues.setdefault(key, reason)
         queues_end = read_queues(wire, self._db, list(queues))
-        clients, total = parse_clients(listed, _int(own_id))
+        clients, total = parse_clients(listed, reply_int(own_id))
         sources = (
             _source("INFO commandstats", start.refused.get("commandstats")),
             _source("SLOWLOG GET", str(slowlog_reply) if is_error(slowlog_reply) else None),
@@ -293,7 +294,7 @@ def _settings(calls: _Calls) -> tuple[dict[str, tuple[int, int, int]], int | Non
     threshold_reply = calls.call("CONFIG", "GET", "slowlog-log-slower-than")
     threshold = None
     if isinstance(threshold_reply, list) and len(threshold_reply) == 2:
-        threshold = _int(threshold_reply[1])
+        threshold = reply_int(threshold_reply[1])
     return limits, threshold, None
 
 
@@ -327,7 +328,7 @@ def _lfu_settings(calls: _Calls) -> tuple[str | None, int, list[tuple[int, int]]
     """The eviction policy (CONFIG GET, else INFO memory), `lfu-log-factor` (the server's default 10 when
     CONFIG is refused) and the databases holding keys with their key counts (INFO keyspace)."""
     policy = _config_value(calls.call("CONFIG", "GET", "maxmemory-policy"))
-    log_factor = _int(_config_value(calls.call("CONFIG", "GET", "lfu-log-factor"))) or DEFAULT_LFU_LOG_FACTOR
+    log_factor = reply_int(_config_value(calls.call("CONFIG", "GET", "lfu-log-factor"))) or DEFAULT_LFU_LOG_FACTOR
     memory = calls.call("INFO", "memory")
     if policy is None and isinstance(memory, bytes):
         policy = parse_sections(memory).get("memory", {}).get("maxmemory_policy")
@@ -335,7 +336,7 @@ def _lfu_settings(calls: _Calls) -> tuple[str | None, int, list[tuple[int, int]]
     dbs: list[tuple[int, int]] = []
     if isinstance(keyspace, bytes):
         for name, value in parse_sections(keyspace).get("keyspace", {}).items():
-            keys = _int(pairs(value).get("keys"))
+            keys = reply_int(pairs(value).get("keys"))
             if name.startswith("db") and name[2:].isdigit() and keys:
                 dbs.append((int(name[2:]), keys))
     return policy, log_factor, sorted(dbs) or [(0, 0)]
@@ -378,10 +379,3 @@ def _summary(display: str, end: Snapshot) -> ServerSummary:
         maxmemory=maxmemory or None,
         maxmemory_policy=end.section("memory").get("maxmemory_policy"),
     )
-
-
-def _int(value: object) -> int | None:
-    try:
-        return int(value) if isinstance(value, int | bytes | str) else None
-    except ValueError:
-        return None

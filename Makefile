@@ -56,9 +56,13 @@ lint: venv
 	$(BIN)/deptry src
 	$(DEPTRY_DEV)
 
+# The suite on every core (pytest-xdist; at most 4 workers: each starts servers of its own). One process, in
+# order: make test PYTEST_ARGS=
+PYTEST_ARGS ?= -n auto --maxprocesses 4
+
 test: venv
 	$(MAKE) --no-print-directory lint
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q $(PYTEST_ARGS)
 
 # Build the sdist and the wheel (from the sdist), install the wheel alone into a fresh virtualenv and run the
 # README's commands against it, a throwaway redis-server included. Keep the folder: make smoke SMOKE_ARGS=--keep

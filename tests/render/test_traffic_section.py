@@ -25,7 +25,7 @@ from tests.render.html.test_html_escaping import OUR_TAGS
 from tests.render.test_live_snapshot import _report as live_report
 from tests.render.test_snapshots import _check
 from tests.render.test_snapshots import _report as keys_report
-from tests.render.traffic_reports import STARTED, traffic_report, traffic_view
+from tests.render.traffic_reports import STARTED, monitored_report, traffic_report, traffic_view
 
 LONG_NAME = "n" * 10_000
 LONG_ARG = b"A" * 10_000
@@ -77,6 +77,39 @@ def _hostile_report() -> Report:
 @pytest.mark.parametrize(("fmt", "lang"), [("text", "en"), ("text", "zh"), ("json", "en")])
 def test_traffic_snapshot(fmt: str, lang: str) -> None:
     _check(f"traffic.{lang}.{'txt' if fmt == 'text' else 'json'}", _rendered(traffic_report(), fmt, lang))
+
+
+@pytest.mark.parametrize(("fmt", "lang"), [("text", "en"), ("text", "zh"), ("json", "en"), ("markdown", "en")])
+def test_monitored_traffic_snapshot(fmt: str, lang: str) -> None:
+    """A window with a MONITOR sample: its findings (BAT001, BAT003, TTL006, TTL007, PUB001, HOT001, HOT002 with
+    the key's size, CMD001 sent by its client), the hot keys with their error and size, and every table of the
+    sample, each escaped."""
+    extension = {"text": "txt", "json": "json", "markdown": "md"}[fmt]
+    _check(f"traffic-monitor.{lang}.{extension}", _rendered(monitored_report(), fmt, lang))
+
+
+def test_the_sample_s_shapes_are_findings_of_their_rules() -> None:
+    report = monitored_report()
+    found = {(f.rule_id, f.code, f.pattern, f.worst) for f in report.findings if f.rule_id != "CMD001"}
+    assert {
+        ("BAT001", "keys", b"user:profile:*", 500),
+        ("BAT003", "queued", None, 250),
+        ("TTL006", "set", b"cache:item:*", None),
+        ("TTL007", "loop", b"promo:stock:*", 3600),
+        ("PUB001", "timeout-zero", b"jobs:queue", None),
+        ("HOT001", "hot-key", None, 4000.0),
+        ("HOT002", "hot-big", None, 4000.0),
+    } <= found
+
+
+def test_the_json_monitor_object_is_documented() -> None:
+    """docs/json-report.md: each field of `traffic[].monitor` has its row."""
+    docs = (Path(__file__).parents[2] / "docs" / "json-report.md").read_text(encoding="utf-8")
+    section = docs[docs.index("#### `traffic[].monitor`") : docs.index("### `patterns`")]
+    rows = [line.split(" | ")[0].lstrip("| ") for line in section.splitlines() if line.startswith("| `")]
+    documented = {name.strip("`").split("[")[0] for row in rows for name in row.split(", ")}
+    [window] = json.loads(_rendered(monitored_report(), "json"))["traffic"]
+    assert documented == set(window["monitor"])
 
 
 def test_a_report_of_no_traffic_window_has_no_traffic_section() -> None:
@@ -276,7 +309,7 @@ def test_hostile_values_in_the_html_report() -> None:
 def test_every_field_of_a_window_is_documented() -> None:
     """docs/json-report.md: each field of a window has its row, and a client's fields are those its row lists."""
     docs = (Path(__file__).parents[2] / "docs" / "json-report.md").read_text(encoding="utf-8")
-    section = docs[docs.index("### `traffic`") : docs.index("### `patterns`")]
+    section = docs[docs.index("### `traffic`") : docs.index("#### `traffic[].monitor`")]
     rows = [line.split(" | ")[0].lstrip("| ") for line in section.splitlines() if line.startswith("| `")]
     documented = {name.strip("`").split("[")[0] for row in rows for name in row.split(", ")}
     [window] = json.loads(_rendered(traffic_report(), "json"))["traffic"]

@@ -9,6 +9,16 @@ from rediscipline.api.defaults import settings_for
 from rediscipline.api.driver import run
 from rediscipline.model.facts import EVIDENCE_COMMANDSTATS, EVIDENCE_SLOWLOG, CommandFact
 from rediscipline.model.location import SOURCE_TRAFFIC, Location
+from rediscipline.model.monitor import (
+    ArityShape,
+    BlockingShape,
+    ClientCount,
+    KeyCount,
+    MonitorSample,
+    PatternCount,
+    TransactionShape,
+    TtlShape,
+)
 from rediscipline.model.note import note
 from rediscipline.model.report import Report, ServerSummary
 from rediscipline.model.source import Fact, SourceOutcome
@@ -16,6 +26,7 @@ from rediscipline.model.traffic import (
     ClientInfo,
     CommandWindow,
     HotKey,
+    MonitorCost,
     QueueStat,
     SlowCall,
     StreamGroup,
@@ -24,13 +35,15 @@ from rediscipline.model.traffic import (
 )
 from rediscipline.rules import default_registry
 from rediscipline.settings.loader import Overrides
+from rediscipline.sources.traffic.monitor_facts import monitor_calls, monitor_hot_keys
 from rediscipline.sources.traffic.source import BLIND_SPOTS
 from tests.support.sources import FactSource
 
 ADDRESS = "redis://127.0.0.1:6379"
 STARTED = 1_795_000_000.0  # 2026-11-18 11:06:40 UTC
 #: The rules these reports run with: named, so that a rule added later changes no snapshot.
-RULES = ("CMD001", "CMD005", "PUB003", "PUB004", "PUB005", "PUB006", "HOT001")
+RULES = ("CMD001", "CMD005", "PUB003", "PUB004", "PUB005", "PUB006", "HOT001", "HOT002", "BAT001", "BAT003",
+         "TTL006", "TTL007", "PUB001")  # fmt: skip
 
 COMMANDS = (
     CommandWindow("get", 12_000, 36_000, 0, 0, 1.0, 3.0),
@@ -113,18 +126,68 @@ def traffic_view(**changes: object) -> TrafficView:
     return replace(view, **changes)  # type: ignore[arg-type]
 
 
-def traffic_report(view: TrafficView | None = None) -> Report:
+def traffic_report(view: TrafficView | None = None, extra: tuple[Fact, ...] = ()) -> Report:
     """The report of one window, judged by RULES: the window's commands as the source yields them (the
-    commandstats counts and the slow calls), then the view."""
+    commandstats counts and the slow calls), the `extra` facts, then the view."""
     view = view or traffic_view()
     registry = default_registry()
     settings = settings_for(Overrides(isolated=True, select=RULES), registry)
     origin = view.origin
     facts: list[Fact] = [CommandFact(c.name, origin, EVIDENCE_COMMANDSTATS, None, c.calls) for c in view.commands]
     facts += [CommandFact(s.command, origin, EVIDENCE_SLOWLOG, s.args, 1, s.duration_us) for s in view.slow_calls]
+    facts += extra
     facts.append(view)
     summary = ServerSummary(ADDRESS, "redis", "7.2.4", "standalone", 1_048_576, None, "allkeys-lfu")
     notes = (note("traffic-clients-capped", kept=len(view.clients), total=view.clients_total),)
     source = FactSource(SOURCE_TRAFFIC, facts, SourceOutcome(notes, summary), inputs=(ADDRESS,), counts_keys=False)
     report = run([source], settings, command="traffic", registry=registry)
     return replace(report, stats=replace(report.stats, elapsed_seconds=0.0))
+
+
+def monitor_sample() -> MonitorSample:
+    """A MONITOR sample with one item of every kind, and one binary key."""
+    return MonitorSample(
+        stopped="max-bytes",
+        lines=41_000,
+        malformed=1,
+        bytes_read=4_194_304,
+        max_bytes=4_194_304,
+        seconds=3.2,
+        first_time=STARTED + 2.0,
+        last_time=STARTED + 5.0,
+        commands={"get": 30_000, "mget": 6_000, "set": 4_000, "setex": 999, "blpop": 1},
+        key_ops=40_000,
+        key_bytes=1_200_000,
+        sketch_capacity=10_000,
+        hot_by_ops=(KeyCount(0, b"live:room:8801:goods", 12_000, 0), KeyCount(0, b"bin:\xff\x1b[31m", 900, 12)),
+        hot_by_bytes=(KeyCount(0, b"page:home:html", 600_000, 0),),
+        ops_floor=12,
+        bytes_floor=40,
+        clients=(ClientCount("10.0.0.7:51022", 35_000, 0), ClientCount("10.0.0.8:40111", 5_999, 3)),
+        arity=(ArityShape("mget", 6_000, 500, {1: 10, 128: 5_000, 512: 990}, "10.0.0.7:51022", b"user:profile:1"),),
+        transactions=(TransactionShape("10.0.0.8:40111", 12, 250, 1_800),),
+        writes_without_ttl=(PatternCount(b"cache:item:*", 4_000, 0, b"cache:item:7", "set"),),
+        ttls=(
+            TtlShape(
+                b"promo:stock:*", 999, 0, 3_600_000, False, 999, 0, b"promo:stock:1", 120, 3_600_000, False, "setex"
+            ),
+        ),
+        blocking=(BlockingShape("blpop", 1, 1, "10.0.0.9:1234", b"jobs:queue"),),
+        senders={"keys": (ClientCount("10.0.0.9:1234", 3, 0),)},
+    )
+
+
+def monitored_report() -> Report:
+    """The report of a window observed with --monitor: hot keys from the sample with their sizes, and the calls
+    the sample's shapes stand for."""
+    sample = monitor_sample()
+    view = traffic_view(
+        monitor=sample,
+        monitor_cost=MonitorCost(83_621.0, 2.0, 44_028.0, 8.0),
+        hot_keys=tuple(
+            replace(hot, type="hash", length=12_000, memory=672_400) if hot.key.startswith(b"live") else hot
+            for hot in monitor_hot_keys(sample)
+        ),
+        sources=(TrafficSourceInfo("MONITOR", BLIND_SPOTS["MONITOR"]),),
+    )
+    return traffic_report(view, extra=tuple(monitor_calls(sample, view.origin)))

@@ -53,7 +53,8 @@ server, `redis://case:6379`) fed to the engine after everything else:
 * `output-limits`: `client-output-buffer-limit` by class, `{ pubsub = [hard, soft, seconds] }` (`normal`,
   `replica`, `pubsub`); a class not given keeps the server's default (`DEFAULT_OUTPUT_LIMITS`);
 * `hot-keys`: a list of hot key tables — `key` (or `key-escaped`), `db` (default 0), `ops` (accesses per
-  second), `source` (default `OBJECT FREQ`), `saturated` (default false);
+  second), `source` (default `OBJECT FREQ`), `saturated` (default false), `error` (the rate's error bound,
+  default 0), `type`, `length` and `memory` (the key's size as read after the window; omit for unknown);
 * `queues`: a list of queue tables — `key` (or `key-escaped`), `db` (default 0), `type` (default `list`),
   `reason` (default `--queue`), `start` and `end` (the lengths at each end of the window; omit for unknown),
   `groups` (a stream's consumer groups: `name`, `consumers`, `pending`, `lag`; omit `lag` for unknown);
@@ -359,12 +360,20 @@ def _traffic(raw: dict[str, Any]) -> TrafficView:
 
 
 def _hot_key(raw: dict[str, Any]) -> HotKey:
-    unknown = set(raw) - {"key", "key-escaped", "db", "ops", "source", "saturated"}
+    unknown = set(raw) - {"key", "key-escaped", "db", "ops", "source", "saturated", "error", "type", "length", "memory"}
     assert not unknown, f"unknown hot key fields {sorted(unknown)}"
     key = _escaped(raw, "key")
     assert key is not None, "a hot key needs `key` or `key-escaped`"
     return HotKey(
-        raw.get("db", 0), key, raw["ops"], raw.get("source", "OBJECT FREQ"), saturated=raw.get("saturated", False)
+        raw.get("db", 0),
+        key,
+        raw["ops"],
+        raw.get("source", "OBJECT FREQ"),
+        saturated=raw.get("saturated", False),
+        ops_error=raw.get("error", 0.0),
+        type=raw.get("type"),
+        length=raw.get("length"),
+        memory=raw.get("memory"),
     )
 
 

@@ -90,8 +90,10 @@ def test_writes_without_an_expiry_and_repeated_expiries_per_pattern() -> None:
         PatternCount(b"lock:*", 1, 0, b"lock:1", "setnx"),
     )
     assert sample.ttls == (
-        TtlShape(b"sess:*", 5, 0, 300_000, False, 4, 0, b"sess:1"),
-        TtlShape(b"cliff:*", 3, 0, 1_700_000_000_000, True, 3, 0, b"cliff:1"),
+        # written at one moment by one client: sess:1–3 are a burst of one TTL (sess:4's 60 s ends it), and the
+        # three cliff keys one of one absolute time
+        TtlShape(b"sess:*", 5, 0, 300_000, False, 4, 0, b"sess:1", 3, 300_000, False, "pexpire"),
+        TtlShape(b"cliff:*", 3, 0, 1_700_000_000_000, True, 3, 0, b"cliff:1", 3, 1_700_000_000_000, True, "set"),
         TtlShape(b"user:*:name", 1, 0, 60_000, False, 1, 0, b"user:3:name"),
     )
 
@@ -140,7 +142,7 @@ def test_the_tables_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     assert sample.clients == (ClientCount(A, 12, 8),)  # B took A's counter at 6, A took it back at 8
     # x's count is y's 3 plus 1, error 3; its values were counted again from there: one 10 s, plus the 3
     # writes it may have missed
-    assert sample.ttls == (TtlShape(b"x:*", 4, 3, 10_000, False, 4, 3, b"x:3"),)
+    assert sample.ttls == (TtlShape(b"x:*", 4, 3, 10_000, False, 4, 3, b"x:3", 3, 10_000, False, "expire"),)
     assert (sample.ttls[0].writes_error, sample.ttls[0].repeats_error) == (3, 3)
     assert len(sample.hot_by_ops) == len(sample.hot_by_bytes) == 2
     # accesses: k 4, x:3 4 (y:1's 3 plus 1); bytes (5 per EXPIRE, 1 per k): x:2 10 and x:3 14 (after k's 4

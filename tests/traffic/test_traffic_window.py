@@ -20,58 +20,17 @@ import redis
 from rediscipline.api.defaults import settings_for
 from rediscipline.api.driver import run
 from rediscipline.api.traffic import TrafficOptions, observe_traffic
-from rediscipline.model.report import Report
-from rediscipline.model.traffic import TrafficView
 from rediscipline.settings.loader import Overrides
 from rediscipline.sources.traffic.source import TrafficSource
 from tests.support.kinds import running
 from tests.support.servers import KINDS, ServerProcess
+from tests.traffic.workload import Workload, calls_of, observe, view_of
 
 
 @pytest.fixture(params=KINDS)
 def server(request: pytest.FixtureRequest) -> Iterator[ServerProcess]:
     with running(request.param, ["--slowlog-log-slower-than", "0", "--slowlog-max-len", "1024"]) as started:
         yield started
-
-
-class Workload:
-    """A thread sending `step` in a loop on its own connection until stopped; counts the loops."""
-
-    def __init__(self, server: ServerProcess, step: Callable[[redis.Redis], None], name: str = "worker") -> None:
-        self.client = redis.Redis(port=server.port, client_name=name)
-        self.client.ping()  # connected (CLIENT SETNAME sent) before any window starts
-        self.step = step
-        self.loops = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            self.step(self.client)
-            self.loops += 1
-
-    def __enter__(self) -> Workload:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
-        self.client.close()
-
-
-def observe(server: ServerProcess, seconds: float = 1.0) -> Report:
-    settings = settings_for(Overrides(isolated=True))
-    return observe_traffic(TrafficOptions(url=server.url, duration=seconds), settings)
-
-
-def view_of(report: Report) -> TrafficView:
-    assert len(report.stats.traffic) == 1
-    return report.stats.traffic[0]
-
-
-def calls_of(view: TrafficView) -> dict[str, int]:
-    return {command.name: command.calls for command in view.commands}
 
 
 def test_an_idle_server_shows_no_command_of_ours(server: ServerProcess) -> None:
@@ -232,12 +191,16 @@ def test_the_readme_acl_is_enough_for_every_part(server: ServerProcess) -> None:
     admin.xadd("events:s", {"n": "1"})
     admin.xgroup_create("events:s", "g", id="0")
     queues = ((b"jobs:q", "--queue"), (b"events:s", "--queue"))
-    with Workload(server, lambda c: c.keys("x*")):
-        report = observe_traffic(
-            TrafficOptions(url=server.url_for("watcher", "pw"), duration=0.5, queues=queues),
-            settings_for(Overrides(isolated=True)),
-        )
+    url, settings = server.url_for("watcher", "pw"), settings_for(Overrides(isolated=True))
+    with Workload(server, lambda c: (c.keys("x*"), c.get("x:1"))):
+        report = observe_traffic(TrafficOptions(url=url, duration=0.5, queues=queues), settings)
+        monitored = observe_traffic(TrafficOptions(url=url, duration=0.5, monitor=True), settings)
+    sample = view_of(monitored).monitor
+    assert sample is not None and sample.stopped == "duration" and sample.lines > 0
+    assert not [n for n in monitored.notes if n.code == "traffic-refused"]
     view = view_of(report)
+    assert [(hot.key, hot.type, hot.length) for hot in view.hot_keys if hot.key == b"x:1"] == [(b"x:1", "string", 1)]
+    assert all(hot.memory is not None for hot in view.hot_keys[:10])
     assert [(q.key, q.length_start, q.length_end, len(q.groups)) for q in view.queues] == [
         (b"jobs:q", 1, 1, 0),
         (b"events:s", 1, 1, 1),

@@ -11,10 +11,21 @@ import click
 from rediscipline.api import settings_for
 from rediscipline.cli.options import output_options, overrides_from, settings_options, write_report
 from rediscipline.render import RENDERERS
+from rediscipline.sources.config.syntax import memory_bytes
 from rediscipline.sources.live.defaults import DEFAULT_TIMEOUT_SECONDS
 from rediscipline.sources.traffic.hotkeys import DEFAULT_MAX_KEYS
+from rediscipline.sources.traffic.monitor import DEFAULT_MAX_BYTES
 from rediscipline.sources.traffic.queues import REASON_OPTION
 from rediscipline.sources.traffic.source import DEFAULT_DURATION, MAX_DURATION
+
+
+def _size(ctx: click.Context, param: click.Parameter, value: str) -> int:
+    """A positive size as redis.conf writes one: `67108864`, `64mb`, `500k`."""
+    del ctx
+    size = memory_bytes(value.strip().encode("ascii", "replace"))
+    if not size:
+        raise click.BadParameter(f"{value!r} is not a size above 0 (bytes, or with k, kb, m, mb, g, gb)", param=param)
+    return size
 
 
 @click.command("traffic")
@@ -43,6 +54,30 @@ from rediscipline.sources.traffic.source import DEFAULT_DURATION, MAX_DURATION
     help="A list or stream used as a queue (in the URL's database): its length at each end of the window, a "
     "stream's consumer groups. Repeatable; declared namespaces of one list or stream key are read too.",
 )
+@click.option(
+    "--monitor",
+    is_flag=True,
+    help="Also take a MONITOR sample inside the window (after its first fifth, at most 2 s, which measures the "
+    "throughput MONITOR's cost is compared with): hot keys by accesses and bytes, multi-key and MULTI sizes, "
+    "writes without a TTL, repeated TTLs, blocking reads without a timeout, who sent what. MONITOR can cost "
+    "the server half its throughput while it runs: the report says what it cost.",
+)
+@click.option(
+    "--monitor-max-bytes",
+    type=str,
+    default=str(DEFAULT_MAX_BYTES),
+    callback=_size,
+    show_default="64mb",
+    metavar="SIZE",
+    help="Stop the MONITOR sample after reading this much (bytes, or with k, kb, m, mb, g, gb as redis.conf).",
+)
+@click.option(
+    "--save-trace",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="With --monitor: write the sample's key accesses (time, database, command, size, key) to FILE as JSON "
+    "lines, replacing it only when the sample is complete.",
+)
 @click.option("--user", metavar="NAME", help="ACL user name (overrides the URL's).")
 @click.option("--password-env", metavar="VAR", help="Read the password from environment variable VAR (never printed).")
 @click.option(
@@ -66,6 +101,9 @@ def traffic_command(
     duration: float,
     hot_keys_scan: int,
     queues: tuple[str, ...],
+    monitor: bool,
+    monitor_max_bytes: int,
+    save_trace: Path | None,
     user: str | None,
     password_env: str | None,
     timeout: float,
@@ -80,7 +118,7 @@ def traffic_command(
 
     \b
     Read-only and cheap: about a dozen commands in all (INFO and TIME at each end of the window, CONFIG GET,
-    SLOWLOG GET, CLIENT LIST), whatever the traffic; never MONITOR, never CONFIG SET. Under an LFU
+    SLOWLOG GET, CLIENT LIST), whatever the traffic; MONITOR only with --monitor, never CONFIG SET. Under an LFU
     maxmemory-policy, hot keys from the keys' access counters: OBJECT FREQ of every key (at most
     --hot-keys-scan) before the window, and of the hottest again after it. The window's
     commands are judged by the command rules (KEYS, FLUSHALL, admin commands called in the window), its
@@ -89,10 +127,13 @@ def traffic_command(
 
     \b
     rediscipline traffic redis://cache.internal:6379 --duration 30
+    rediscipline traffic redis://cache.internal:6379 --monitor --save-trace trace.jsonl
     rediscipline traffic rediss://ops@cache.example.com:6380 --password-env REDIS_PASSWORD --format json
     """
     from rediscipline.api.traffic import TrafficOptions, observe_traffic  # redis-py loads only for this command
 
+    if save_trace is not None and not monitor:
+        raise click.UsageError("--save-trace writes what a MONITOR sample saw: add --monitor")
     settings = settings_for(overrides_from(params))
     options = TrafficOptions(
         url=url,
@@ -102,6 +143,9 @@ def traffic_command(
         timeout=timeout,
         hot_keys_scan=hot_keys_scan,
         queues=tuple((os.fsencode(key), REASON_OPTION) for key in queues),
+        monitor=monitor,
+        monitor_max_bytes=monitor_max_bytes,
+        save_trace=save_trace,
     )
     report = observe_traffic(options, settings, baseline=baseline)
     write_report(report, settings, output_format=output_format, output=output, color=color, exit_zero=exit_zero)

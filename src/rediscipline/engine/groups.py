@@ -21,7 +21,9 @@ from rediscipline.model.text import Text
 from rediscipline.rules.base import ConfiguredRule, RuleContext
 
 GroupKey = tuple[str, str, bytes]  # rule id, code, pattern
-SiteKey = tuple[str, str, str | None, int | None, int | None, str | None]  # rule, code, path, line, column, subject
+#: rule, code, path, line, column, subject, context (a place without a line, such as one shape of what a server
+#: was sent, is told apart by its context)
+SiteKey = tuple[str, str, str | None, int | None, int | None, str | None, str | None]
 SubjectKey = tuple[str, str, tuple[str, str]]  # rule id, code, (subject, evidence)
 #: A rank is `part << PART_SHIFT | arrival`: room for 2**48 keys per part.
 PART_SHIFT = 48
@@ -205,7 +207,7 @@ class Groups:
         key template and its command both judged at one call site). `times` counts how often the place broke
         the rule when that is known (a call site at run time); a place in code counts once.
         """
-        key = (violation.rule_id, violation.code, origin.path, origin.line, origin.column, subject)
+        key = (violation.rule_id, violation.code, origin.path, origin.line, origin.column, subject, origin.context)
         if key not in self._sites:
             self._sites[key] = (rank, violation, origin, pattern, subject)
         if times:

@@ -307,7 +307,7 @@ class Judging:
                 found.append(Found(violations, None, name, site))
         constant = False
         if self.follow_ttls and reading.ttl_ms is not None and verdicts:
-            constant = self.ttls.add(verdicts[0].pattern, reading.keys[0], reading.ttl_ms)
+            constant = self.ttls.add(verdicts[0].pattern, reading.keys[0], reading.ttl_ms) >= self.ttls.repeats
         if plan.called or loop is not None or constant:
             violations = self._call(
                 command, reading, verdicts, expiry, expire_line, touched, constant, loop, pipelined, transaction

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from rediscipline.model.keyname import KeyTemplate
-from rediscipline.model.location import SOURCE_RUNTIME, Location
+from rediscipline.model.location import SOURCE_RUNTIME, SOURCE_TRAFFIC, Location
 
 #: A literal argument value as written in code (`timeout=0`, `count=500`, `transaction=True`).
 Literal = int | float | str | bytes | bool | None
@@ -26,7 +26,8 @@ EXPIRY_UNKNOWN = "unknown"  # the TTL arguments are not visible (**kwargs): judg
 @dataclass(frozen=True, slots=True)
 class CodeCall:
     """One call of a Redis client (or pipeline) method in source code, or one command the runtime guard saw
-    the application send (then `origin` is in SOURCE_RUNTIME and every value is the one sent: `at_run_time`).
+    the application send (then `origin` is in SOURCE_RUNTIME and every value is the one sent: `at_run_time`),
+    or one shape of what a server was sent, from a MONITOR sample (SOURCE_TRAFFIC, `at_run_time` too).
 
     * `method` is the redis-py method (`hgetall`, `scan_iter`, `pipeline`, `execute`); `command` the Redis
       command as `INFO commandstats` names it (`hgetall`, `scan`, `config|set`), or "" for client-side
@@ -77,9 +78,9 @@ class CodeCall:
 
     @property
     def at_run_time(self) -> bool:
-        """Whether the runtime guard built this call from a command as it was sent, rather than the code source
-        from a call as it is written (a rule words its message for what each of them can know)."""
-        return self.origin.source == SOURCE_RUNTIME
+        """Whether this call is a command as it was sent (seen by the runtime guard, or in a MONITOR sample of
+        a server), rather than a call as code writes it (a rule words its message for what each can know)."""
+        return self.origin.source in (SOURCE_RUNTIME, SOURCE_TRAFFIC)
 
     def literal(self, name: str, default: Literal = None) -> Literal:
         """The literal value passed for parameter `name`, or `default` when not given or not a literal."""

@@ -55,7 +55,8 @@ class CommandFact:
 
     `name` is lowercase with a `|` before a subcommand (`config|set`), as Redis names them in commandstats.
     `args` are the arguments after the command name (subcommand included), or None when only the name is
-    known. `calls` is how many times it ran (commandstats) or 1.
+    known. `calls` is how many times it ran (commandstats) or 1. `senders`: the clients (`ip:port`) seen
+    sending it, when a traffic source saw them (the slow log's entry, a MONITOR sample), else empty.
     """
 
     name: str
@@ -64,6 +65,7 @@ class CommandFact:
     args: tuple[bytes, ...] | None = None
     calls: int = 1
     duration_us: int | None = None
+    senders: tuple[str, ...] = ()
 
 
 #: One name of a key list: the key's bytes, its line in the list (None in memory) and its type when the list

@@ -93,7 +93,10 @@ class TtlShape:
 
     `ttl_ms` is a time to live in milliseconds, or with `absolute` a moment (Unix milliseconds): the same
     value on many keys written close together is an expiry cliff being written. `writes` and `repeats` are
-    between their count minus their error and their count.
+    between their count minus their error and their count. `burst` is the longest run of writes giving one
+    TTL (to the second, `burst_ttl_ms`) to different keys of the pattern, each within 5 ms of the one before
+    and all within a second, as a loop or a pipeline writes them (`sources.runtime.stream.TtlRuns`), and
+    `burst_command` the command that gave it.
     """
 
     pattern: bytes
@@ -104,6 +107,22 @@ class TtlShape:
     repeats: int
     repeats_error: int
     example: bytes
+    burst: int = 0
+    burst_ttl_ms: int = 0
+    burst_absolute: bool = False
+    burst_command: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BlockingShape:
+    """Blocking reads of one command (BLPOP, BRPOP, BLMOVE, BZPOPMIN, XREAD and XREADGROUP with BLOCK, ...):
+    how many, how many of them wait for ever (a timeout of 0), and the client and key of the first such."""
+
+    command: str
+    calls: int
+    forever: int
+    client: str
+    key: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +143,9 @@ class MonitorSample:
     * `clients`: commands per client, largest first;
     * `arity`: multi-key commands and their numbers of keys; `transactions`: MULTI … EXEC per client
       (`transactions_untracked`: those of clients beyond the table);
-    * `writes_without_ttl`, `ttls`: per key pattern, writes without an expiry and expiries set.
+    * `writes_without_ttl`, `ttls`: per key pattern, writes without an expiry and expiries set;
+    * `blocking`: blocking reads per command, and those without a timeout;
+    * `senders`: per command, the first clients seen sending it (at most four) and their calls.
 
     Keys of EVAL, EVALSHA and FCALL (commands flagged `skip_monitor`) are not counted: the commands the
     script runs follow them as `lua` lines and are counted instead.
@@ -155,6 +176,8 @@ class MonitorSample:
     transactions_untracked: int = 0
     writes_without_ttl: tuple[PatternCount, ...] = ()
     ttls: tuple[TtlShape, ...] = ()
+    blocking: tuple[BlockingShape, ...] = ()
+    senders: Mapping[str, tuple[ClientCount, ...]] = field(default_factory=dict)
 
     @property
     def span(self) -> float:

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from rediscipline.model.location import Location
+from rediscipline.model.monitor import MonitorSample
 from rediscipline.model.text import Text
 
 #: Client classes of `client-output-buffer-limit`, as the server names them.
@@ -120,6 +121,13 @@ class HotKey:
     the window (a logarithmic, probabilistic count of accesses, 0–255), `ops_per_second` the accesses the
     counter's growth stands for (`hits_between`), a lower bound when the counter reached its ceiling
     (`saturated`); None when the key was not there at one end.
+
+    From a MONITOR sample: `ops_per_second` is the sketch's count over the sample's span, at most
+    `ops_error` per second above the truth; `bytes_per_second` the bytes of the commands' arguments sent
+    about the key.
+
+    `memory` (MEMORY USAGE, bytes, an estimate for collections), `type` and `length` (elements, or a
+    string's bytes) are read after the window for the hottest keys, to tell a hot big key; None when not read.
     """
 
     db: int
@@ -129,6 +137,11 @@ class HotKey:
     counter_start: int | None = None
     counter_end: int | None = None
     saturated: bool = False
+    ops_error: float = 0.0
+    bytes_per_second: float | None = None
+    memory: int | None = None
+    type: str | None = None
+    length: int | None = None
 
 
 #: The LFU counter: where a new key starts and the ceiling (`LFU_INIT_VAL`, 255 in `evict.c`).
@@ -186,6 +199,24 @@ class TrafficSourceInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class MonitorCost:
+    """What a MONITOR sample cost the server: its commands per second (`total_commands_processed`) in the part
+    of the window before the sample and during the sample, each over `seconds` of the server's clock."""
+
+    ops_before: float
+    seconds_before: float
+    ops_during: float
+    seconds_during: float
+
+    @property
+    def drop(self) -> float | None:
+        """The share of the throughput lost while MONITOR ran (negative: it grew), None without traffic before."""
+        if self.ops_before <= 0:
+            return None
+        return 1 - self.ops_during / self.ops_before
+
+
+@dataclass(frozen=True, slots=True)
 class TrafficView:
     """A server's traffic over a window of `seconds`, from `started` (Unix seconds, the server's clock).
 
@@ -202,7 +233,8 @@ class TrafficView:
       `HotKey`), with how many keys were read to find them out of how many;
     * `queues`: lists and streams used as queues, with their lengths at each end and their consumer groups;
     * `reset`: a counter went backwards (a restart or `CONFIG RESETSTAT` inside the window): the window's
-      differences are unknown and left out, not shown negative.
+      differences are unknown and left out, not shown negative;
+    * `monitor`: the MONITOR sample taken inside the window (`--monitor`), and `monitor_cost` what it cost.
     """
 
     origin: Location
@@ -224,6 +256,8 @@ class TrafficView:
     hot_keys_sampled: int = 0  # keys whose access counter was read to find the hot ones
     hot_keys_population: int = 0  # keys the server held in the databases read
     queues: tuple[QueueStat, ...] = ()
+    monitor: MonitorSample | None = None
+    monitor_cost: MonitorCost | None = None
 
     @property
     def calls(self) -> int:

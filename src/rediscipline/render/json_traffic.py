@@ -15,6 +15,7 @@ from typing import Any
 
 from rediscipline.model.display import NAME_LIMIT, QUOTE_LIMIT, cut_text, inert
 from rediscipline.model.traffic import ClientInfo, CommandWindow, QueueStat, SlowCall, TrafficView
+from rediscipline.render.json_monitor import monitor_object
 from rediscipline.render.names import LongNames, name_fields
 from rediscipline.render.traffic import RATE_COUNTERS
 
@@ -134,6 +135,11 @@ def _view(view: TrafficView, long_names: LongNames) -> dict[str, Any]:
                 "saturated": hot.saturated,
                 "counter_start": hot.counter_start,
                 "counter_end": hot.counter_end,
+                "ops_error": _rounded(hot.ops_error),
+                "bytes_per_second": _rounded(hot.bytes_per_second),
+                "type": None if hot.type is None else cut_text(hot.type, QUOTE_LIMIT),
+                "length": hot.length,
+                "memory": hot.memory,
                 "source": cut_text(hot.source, QUOTE_LIMIT),
             }
             for hot in view.hot_keys
@@ -141,6 +147,7 @@ def _view(view: TrafficView, long_names: LongNames) -> dict[str, Any]:
         "hot_keys_sampled": view.hot_keys_sampled,
         "hot_keys_population": view.hot_keys_population,
         "queues": [_queue(view, queue, long_names) for queue in view.queues],
+        "monitor": None if view.monitor is None else monitor_object(view.monitor, view.monitor_cost, long_names),
         "sources": [
             {
                 "name": cut_text(source.name, QUOTE_LIMIT),

@@ -47,9 +47,53 @@ def _no_hot_keys(p: Params) -> Text:
     reason = p["reason"]
     return Text(
         f"hot keys not measured: {reason}; an LFU maxmemory-policy (allkeys-lfu, volatile-lfu) lets the server "
-        "count accesses per key (this tool never changes it)",
+        "count accesses per key (this tool never changes it), and --monitor counts them from a MONITOR sample",
         f"未测量热点 Key：{reason}；LFU 类的 maxmemory-policy（allkeys-lfu、volatile-lfu）会让服务端按 Key 统计访问"
-        "（本工具从不修改它）",
+        "（本工具从不修改它），--monitor 则从 MONITOR 采样中统计",
+    )
+
+
+def _monitor_cost(p: Params) -> Text:
+    before, during, drop = p["before"], p["during"], p["drop"]
+    if drop is None:
+        change = Text("", "")
+    elif drop >= 0:
+        change = Text(f", {drop:.0%} less", f"，下降 {drop:.0%}")
+    else:
+        change = Text(f", {-drop:.0%} more", f"，上升 {-drop:.0%}")
+    return Text(
+        f"MONITOR's cost: the server ran {before:,.0f} commands per second before the sample and {during:,.0f} "
+        f"during it{change.en} (other changes of the load show here too)",
+        f"MONITOR 的代价：采样前服务端每秒执行 {before:,.0f} 条命令，采样期间 {during:,.0f} 条{change.zh}"
+        "（负载本身的变化也会体现在这里）",
+    )
+
+
+#: Why a MONITOR sample stopped before its time, in words.
+_STOPPED = {
+    "max-bytes": Text("--monitor-max-bytes was read", "已读满 --monitor-max-bytes"),
+    "backlog": Text("the server sent more than this machine could parse", "服务端发送的速度超过了本机的解析速度"),
+    "interrupted": Text("Ctrl-C", "Ctrl-C"),
+    "closed": Text("the connection was lost", "连接中断"),
+}
+
+
+def _monitor_short(p: Params) -> Text:
+    seconds, asked, stopped, error = p["seconds"], p["asked"], p["stopped"], p["error"]
+    why = _STOPPED.get(stopped, Text(stopped, stopped))
+    detail = f" ({error})" if error else ""
+    return Text(
+        f"the MONITOR sample stopped after {seconds:.1f} s of {asked:.1f} s: {why.en}{detail}; its counts cover "
+        "that span",
+        f"MONITOR 采样在 {asked:.1f} 秒中的 {seconds:.1f} 秒后停止：{why.zh}{detail}；其计数只覆盖这段时间",
+    )
+
+
+def _trace(p: Params) -> Text:
+    path, accesses = p["path"], p["accesses"]
+    return Text(
+        f"trace of {accesses:,} key accesses written to {path}",
+        f"已将 {accesses:,} 次 Key 访问的轨迹写入 {path}",
     )
 
 
@@ -60,4 +104,7 @@ TRAFFIC_NOTES: dict[str, Callable[[Params], Text]] = {
     "traffic-refused": _refused,
     "traffic-clients-capped": _clients_capped,
     "traffic-no-hot-keys": _no_hot_keys,
+    "traffic-monitor-cost": _monitor_cost,
+    "traffic-monitor-short": _monitor_short,
+    "traffic-trace": _trace,
 }

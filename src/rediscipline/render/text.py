@@ -22,6 +22,7 @@ from rich.text import Text as RichText
 
 from rediscipline.model.display import NAME_LIMIT, QUOTE_LIMIT, display_bytes, display_text, inert
 from rediscipline.model.finding import Finding
+from rediscipline.model.location import SOURCE_TRAFFIC
 from rediscipline.model.report import LAYOUT_SITES, Report, RuleMeta
 from rediscipline.model.severity import Severity
 from rediscipline.render.citations import quoted
@@ -87,14 +88,18 @@ def _finding(finding: Finding, console: Console, lang: str, counted: str | None 
     about one thing a traffic window saw, a client, a hot key, a queue)."""
     line = RichText("  ")
     line.append(MARK[finding.severity] + " ", style=STYLE[finding.severity])
+    shape = is_sent_shape(finding)
     if finding.pattern is not None:
         line.append(display_bytes(finding.pattern, NAME_LIMIT), style="bold")
+    if finding.pattern is not None and not shape:
         unit = label("key" if finding.count == 1 else "keys", lang)
         line.append(f"  {finding.count:,} {unit}", style="magenta")
         if finding.estimate is not None:
             value, low, high = (f"{v:,.0f}" for v in finding.estimate)
             line.append("  " + label("estimate", lang, value=value, low=low, high=high), style="magenta")
-    elif counted is not None and (finding.examples or finding.count > 1):  # a command: how often it ran; a
+    elif (
+        counted is not None and not shape and (finding.examples or finding.count > 1)
+    ):  # a command: how often it ran; a
         # setting: on how many servers
         unit = label(counted if finding.count == 1 else counted + "s", lang)
         line.append(f"{finding.count:,} {unit}", style="magenta")
@@ -105,7 +110,7 @@ def _finding(finding: Finding, console: Console, lang: str, counted: str | None 
     family = family_of(finding.library)
     if family is not None:
         console.print(RichText("      " + inert(f"{family.library}: {advice(family, lang)}"), style="cyan"))
-    if finding.examples:
+    if finding.examples and not shape:
         examples = RichText(f"      {label('examples', lang)} ", style="dim")
         for index, example in enumerate(finding.examples):
             if index:
@@ -117,6 +122,12 @@ def _finding(finding: Finding, console: Console, lang: str, counted: str | None 
         if finding.pattern is not None and finding.count > len(finding.examples):
             examples.append(" … " + label("more", lang, n=f"{finding.count - len(finding.examples):,}"), style="dim")
         console.print(examples)
+
+
+def is_sent_shape(finding: Finding) -> bool:
+    """A finding about one shape of what a server was sent (`MGET user:*` in a MONITOR sample): its pattern
+    names the keys, but it counts no keys and has no example beyond the pattern."""
+    return finding.pattern is not None and finding.location.source == SOURCE_TRAFFIC
 
 
 def console_for(stream: TextIO, color: bool) -> Console:
@@ -151,7 +162,7 @@ def _by_rule(findings: list[Finding], report: Report, console: Console, lang: st
         if meta is not None:
             header.append(f" {meta.slug}", style="bold")
             header.append(f"  {meta.title.in_(lang)}")
-        keyed = sum(f.count for f in group if f.pattern is not None)
+        keyed = sum(f.count for f in group if f.pattern is not None and not is_sent_shape(f))
         if keyed:
             header.append(f"  ({keyed:,} {label('keys', lang)})", style="dim")
         console.print(header)

@@ -14,8 +14,6 @@ as a table of the keyspace shows key names, and the renderer then makes it inert
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime, timezone
 
 from rediscipline.model.display import QUOTE_LIMIT, TEXT_LIMIT, display_bytes, display_text, inert
 from rediscipline.model.traffic import (
@@ -28,10 +26,23 @@ from rediscipline.model.traffic import (
 )
 from rediscipline.render.labels import label
 from rediscipline.render.numbers import human_bytes, share
+from rediscipline.render.traffic_parts import (
+    ROWS,
+    Items,
+    Line,
+    Part,
+    Table,
+    TrafficSection,
+    count,
+    duration,
+    rate,
+    seconds_text,
+    utc,
+    word,
+)
+from rediscipline.render.traffic_sample import hot_keys, monitor_sample
 
-#: Rows of each table at most: commands by calls and by CPU, error prefixes, slow calls, hot keys, queues;
-#: clients of each kind (the JSON report has every one the view kept).
-ROWS = 10
+#: Rows of each client table at most (the JSON report has every one the view kept).
 CLIENT_ROWS = 5
 #: Slow-call arguments shown after the command, and characters of each (the JSON report has them whole).
 ARGS_SHOWN = 6
@@ -55,82 +66,6 @@ RATE_COUNTERS = frozenset({
 })  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
-    """A line of the section: `heading` (a part's title), `text` or `warning` (the counters went backwards)."""
-
-    text: str
-    kind: str = "text"
-
-
-@dataclass(frozen=True, slots=True)
-class Items:
-    """A list of lines (the sources and their blind spots)."""
-
-    lines: tuple[str, ...]
-    kind: str = "items"
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    """A table of cells already escaped and bounded; `names` are the columns holding outside text (shown as
-    names: left-aligned, in code spans or a monospace font), the others hold numbers."""
-
-    name: str
-    title: str
-    headers: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
-    names: frozenset[int] = field(default_factory=lambda: frozenset({0}))
-    kind: str = "table"
-
-
-Part = Line | Items | Table
-
-
-@dataclass(frozen=True, slots=True)
-class TrafficSection:
-    """One window: `title` names the server (`address`) and the window (`window`: how long, from when)."""
-
-    title: str
-    address: str
-    window: str
-    parts: tuple[Part, ...]
-
-
-def utc(seconds: float, layout: str = "%Y-%m-%d %H:%M:%S UTC") -> str:
-    """A time of the server's clock (Unix seconds) in UTC: reports do not depend on where they are written."""
-    try:
-        return datetime.fromtimestamp(seconds, tz=timezone.utc).strftime(layout)
-    except (OverflowError, OSError, ValueError):
-        return "?"
-
-
-def rate(value: float) -> str:
-    return f"{value:,.1f}"
-
-
-def duration(usec: float) -> str:
-    """CPU time for people: `850 µs`, `12.3 ms`, `1.25 s`."""
-    if usec < 1000:
-        return f"{usec:,.0f} µs"
-    if usec < 1_000_000:
-        return f"{usec / 1000:,.1f} ms"
-    return f"{usec / 1_000_000:,.2f} s"
-
-
-def _count(value: int | None) -> str:
-    return "?" if value is None else f"{value:,}"
-
-
-def _seconds(value: int | None) -> str:
-    return "?" if value is None else f"{value:,} s"
-
-
-def _word(text: str) -> str:
-    """A short name the server gave (a command, an error prefix, a class)."""
-    return display_text(text, QUOTE_LIMIT)
-
-
 def client_label(client: ClientInfo) -> str:
     """`10.0.0.7:51022 (feed)`: the address, and the name the client set, each escaped and bounded."""
     address = display_text(client.addr, QUOTE_LIMIT)
@@ -146,7 +81,7 @@ def slow_client(call: SlowCall) -> str:
 
 def command_line(call: SlowCall, lang: str) -> str:
     """A slow call as one cell: the command and its first arguments, each cut (`hgetall order:1:items`)."""
-    parts = [_word(call.command)]
+    parts = [word(call.command)]
     parts += [display_bytes(arg, ARG_LIMIT) for arg in call.args[:ARGS_SHOWN]]
     more = len(call.args) - ARGS_SHOWN
     if more > 0:
@@ -224,13 +159,13 @@ def _headline(view: TrafficView, lang: str) -> Iterator[Line]:
 def _command_rows(view: TrafficView, commands: Sequence[CommandWindow]) -> tuple[tuple[str, ...], ...]:
     return tuple(
         (
-            _word(command.name),
+            word(command.name),
             f"{command.calls:,}",
             rate(view.per_second(command.calls)),
             duration(command.usec),
             "?" if command.usec_per_call is None else f"{command.usec_per_call:,.1f}",
-            _count(command.failed),
-            _count(command.rejected),
+            count(command.failed),
+            count(command.rejected),
         )
         for command in commands
     )
@@ -258,7 +193,7 @@ def _errors(view: TrafficView, lang: str) -> Iterator[Table]:
     shown = errors[:ROWS]
     title = label("tr-errors", lang, shown=f"{len(shown):,}", total=f"{len(errors):,}")
     headers = (label("tr-error", lang), label("tr-replies", lang), label("tr-per-second", lang))
-    rows = tuple((_word(prefix), f"{count:,}", rate(view.per_second(count))) for prefix, count in shown)
+    rows = tuple((word(prefix), f"{count:,}", rate(view.per_second(count))) for prefix, count in shown)
     yield Table("errors", title, headers, rows)
 
 
@@ -274,7 +209,7 @@ def _stats(view: TrafficView, lang: str) -> Iterator[Table]:
     if not view.stats:
         return
     headers = (label("tr-counter", lang), label("tr-in-window", lang), label("tr-per-second", lang))
-    rows = tuple((_word(name), *stat_cells(view, name, count)) for name, count in view.stats.items())
+    rows = tuple((word(name), *stat_cells(view, name, count)) for name, count in view.stats.items())
     yield Table("stats", label("tr-stats", lang), headers, rows)
 
 
@@ -291,7 +226,7 @@ def _client_tables(view: TrafficView, lang: str) -> Iterator[Table]:
     blocked = sorted((c for c in clients if is_blocked(c)), key=lambda c: (-(c.idle or 0), c.id))[:CLIENT_ROWS]
     if blocked:
         headers = (client, label("tr-command", lang), label("tr-idle", lang), label("tr-db", lang))
-        rows = tuple((client_label(c), _word(c.cmd), _seconds(c.idle), _count(c.db)) for c in blocked)
+        rows = tuple((client_label(c), word(c.cmd), seconds_text(c.idle), count(c.db)) for c in blocked)
         yield Table("blocked", label("tr-blocked", lang), headers, rows, frozenset({0, 1}))
     transactions = sorted(
         (c for c in clients if in_transaction(c)), key=lambda c: (-max(c.multi, 0), -(c.watch or 0), c.id)
@@ -299,14 +234,15 @@ def _client_tables(view: TrafficView, lang: str) -> Iterator[Table]:
     if transactions:
         headers = (client, label("tr-command", lang), label("tr-queued", lang), label("tr-watched", lang))
         rows = tuple(
-            (client_label(c), _word(c.cmd), "–" if c.multi < 0 else f"{c.multi:,}", _count(c.watch))
-            for c in transactions
+            (client_label(c), word(c.cmd), "–" if c.multi < 0 else f"{c.multi:,}", count(c.watch)) for c in transactions
         )
         yield Table("transactions", label("tr-transactions", lang), headers, rows, frozenset({0, 1}))
     monitors = [c for c in clients if is_monitor(c)][:CLIENT_ROWS]
     if monitors:
         headers = (client, label("tr-age", lang), label("tr-idle", lang), buffer)
-        rows = tuple((client_label(c), _seconds(c.age), _seconds(c.idle), human_bytes(c.omem)) for c in monitors)
+        rows = tuple(
+            (client_label(c), seconds_text(c.age), seconds_text(c.idle), human_bytes(c.omem)) for c in monitors
+        )
         yield Table("monitors", label("tr-monitors", lang), headers, rows)
     buffers = sorted((c for c in clients if c.omem > 0), key=lambda c: (-c.omem, c.id))[:CLIENT_ROWS]
     if buffers:
@@ -373,28 +309,6 @@ def _slow_log(view: TrafficView, lang: str) -> Iterator[Part]:
         yield Table("slow-calls", title, headers, rows, frozenset({0, 1}))
 
 
-def _hot_keys(view: TrafficView, lang: str) -> Iterator[Table]:
-    if not view.hot_keys:
-        return
-    shown = view.hot_keys[:ROWS]
-    title = label(
-        "tr-hot-keys",
-        lang,
-        shown=f"{len(shown):,}",
-        found=f"{len(view.hot_keys):,}",
-        source=_word(shown[0].source),
-        sampled=f"{view.hot_keys_sampled:,}",
-        population=f"{view.hot_keys_population:,}",
-    )
-    headers = tuple(label(name, lang) for name in ("tr-key", "tr-db", "tr-accesses", "tr-counter-lfu"))
-    rows = []
-    for hot in shown:
-        accesses = "?" if hot.ops_per_second is None else f"{'≥ ' if hot.saturated else ''}{hot.ops_per_second:,.0f}"
-        counter = f"{_count(hot.counter_start)} → {_count(hot.counter_end)}"
-        rows.append((display_bytes(hot.key, QUOTE_LIMIT), str(hot.db), accesses, counter))
-    yield Table("hot-keys", title, headers, tuple(rows))
-
-
 def _queues(view: TrafficView, lang: str) -> Iterator[Table]:
     if not view.queues:
         return
@@ -409,11 +323,11 @@ def _queues(view: TrafficView, lang: str) -> Iterator[Table]:
         growth = queue.growth_per_second(view.seconds)
         rows.append((
             display_bytes(queue.key, QUOTE_LIMIT),
-            _word(queue.type),
+            word(queue.type),
             display_text(queue.reason, QUOTE_LIMIT),
             str(queue.db),
-            _count(queue.length_start),
-            _count(queue.length_end),
+            count(queue.length_start),
+            count(queue.length_end),
             "?" if growth is None else f"{growth:+,.1f}",
         ))  # fmt: skip
     yield Table("queues", title, headers, tuple(rows), frozenset({0, 1, 2}))
@@ -423,10 +337,10 @@ def _queues(view: TrafficView, lang: str) -> Iterator[Table]:
         group_rows = tuple(
             (
                 display_bytes(queue.key, QUOTE_LIMIT),
-                _word(group.name),
+                word(group.name),
                 f"{group.consumers:,}",
                 f"{group.pending:,}",
-                _count(group.lag),
+                count(group.lag),
             )
             for queue, group in groups
         )
@@ -440,7 +354,7 @@ def source_line(source: TrafficSourceInfo, lang: str) -> str:
     if source.error:
         parts.append(label("tr-not-read", lang, error=display_text(source.error, TEXT_LIMIT)))
     parts.append(inert(source.blind_spots.in_(lang), TEXT_LIMIT * 2))
-    return label("tr-source", lang, source=_word(source.name), text=" · ".join(parts))
+    return label("tr-source", lang, source=word(source.name), text=" · ".join(parts))
 
 
 def traffic_section(view: TrafficView, lang: str) -> TrafficSection:
@@ -449,7 +363,8 @@ def traffic_section(view: TrafficView, lang: str) -> TrafficSection:
     window = label("tr-window", lang, seconds=f"{view.seconds:,.1f}", start=utc(view.started))
     parts: list[Part] = [*_headline(view, lang)]
     parts += [*_commands(view, lang), *_errors(view, lang), *_stats(view, lang)]
-    parts += [*_clients(view, lang), *_slow_log(view, lang), *_hot_keys(view, lang), *_queues(view, lang)]
+    parts += [*_clients(view, lang), *_slow_log(view, lang), *hot_keys(view, lang), *_queues(view, lang)]
+    parts += monitor_sample(view, lang)
     if view.sources:
         parts.append(Line(label("tr-sources", lang), "heading"))
         parts.append(Items(tuple(source_line(source, lang) for source in view.sources)))
@@ -461,6 +376,7 @@ __all__ = [
     "RATE_COUNTERS",
     "Items",
     "Line",
+    "Part",
     "Table",
     "TrafficSection",
     "traffic_section",

@@ -55,7 +55,7 @@ def _subject(call: CodeCall, code: str) -> Text:
     "batch-size",
     title=("Too many keys in one call", "单次请求的 Key 过多"),
     severity=Severity.WARNING,
-    where=("code", "runtime"),
+    where=("code", "runtime", "traffic"),
     sources=("000 §使用的命令请求遵守哪些规范？ — 控制数量", "000 §Key 名字如何设计 — 大小"),
 )
 class BatchSize(CallRule[BatchSizeOptions]):
@@ -68,7 +68,10 @@ class BatchSize(CallRule[BatchSizeOptions]):
     that many arguments (a batch whose size the code does not show is not judged). At run time (the
     guard), every such command sent, at once or on a pipeline, with the real number it carries (the guard
     counts the items of MGET, MSET, MSETNX, HMGET, HDEL, DEL, UNLINK, EXISTS, TOUCH, SADD, SREM, ZADD,
-    ZREM, LPUSH, RPUSH, HSET, HMSET, SMISMEMBER and ZMSCORE). The finding's code says what is counted:
+    ZREM, LPUSH, RPUSH, HSET, HMSET, SMISMEMBER and ZMSCORE). In a server's traffic (`rediscipline traffic
+    --monitor`), the largest call of each multi-key command the MONITOR sample saw (MGET, MSET, DEL, UNLINK,
+    EXISTS, ...: commands that take any number of keys), with its number of keys; the report's traffic
+    section has every such command with its calls by number of keys. The finding's code says what is counted:
     `keys`, `fields`, `members`, `elements` (or `items` for a command added to `commands`).
 
     ## Why is this bad?

@@ -30,7 +30,7 @@ class PipelineSizeOptions(RuleOptions):
     "pipeline-size",
     title=("Too many commands in one pipeline", "单个 Pipeline 的命令过多"),
     severity=Severity.WARNING,
-    where=("code", "runtime"),
+    where=("code", "runtime", "traffic"),
     sources=("000 §使用的命令请求遵守哪些规范？ — 控制数量",),
 )
 class PipelineSize(CallRule[PipelineSizeOptions]):
@@ -43,7 +43,9 @@ class PipelineSize(CallRule[PipelineSizeOptions]):
     loop whose length the code does not show (`for uid in uids:`) is reported too, code `unbounded`: it
     holds as many commands as the data has items. At run time (the guard), every `execute()` of a
     pipeline or transaction is judged with the number of commands it really sends (code `queued`;
-    `unbounded` plays no part there).
+    `unbounded` plays no part there). In a server's traffic (`rediscipline traffic --monitor`), the largest
+    MULTI … EXEC block of each client the MONITOR sample saw (MONITOR shows no pipeline boundaries, so only
+    transactions are judged there).
 
     ## Why is this bad?
     The server runs a pipeline's commands one after the other and keeps every reply in the client's

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rediscipline.model.display import display_bytes
 from rediscipline.model.facts import (
     EVIDENCE_CODE,
     EVIDENCE_COMMANDSTATS,
@@ -24,6 +25,9 @@ from rediscipline.redis_meta.commands import with_subcommand
 #: Where a command rule can be checked: source code, the commands the runtime guard sees, a live server's
 #: statistics, and what a server was sent during an observation window (`rediscipline traffic`).
 COMMAND_CHECKS = ("code", "runtime", "live", "traffic")
+
+#: The longest client name a message shows (`ip:port`, `[ipv6]:port`, `unix:<path>`).
+CLIENT_LIMIT = 64
 
 #: Where a rule on how the application uses a command can be checked: the server's statistics cannot tell
 #: the application's own calls from a client library's (redis-py's default pipeline sends MULTI).
@@ -70,19 +74,29 @@ def measured(fact: CommandFact) -> int:
 
 
 def seen(fact: CommandFact) -> Text:
-    """How the command was observed, as a parenthesised clause for a message ("" for code and runtime)."""
+    """How the command was observed, as a parenthesised clause for a message ("" for code and runtime), with
+    the clients that sent it when they were seen."""
+    by = _senders(fact)
     if fact.evidence == EVIDENCE_COMMANDSTATS:
         calls = f"{fact.calls} call" if fact.calls == 1 else f"{fact.calls} calls"
         if fact.origin.source == SOURCE_TRAFFIC:  # the difference of two snapshots: calls inside the window
             return Text(
-                f" ({calls} during the observed window, INFO commandstats)",
-                f"（观察窗口内调用 {fact.calls} 次，INFO commandstats）",
+                f" ({calls} during the observed window, INFO commandstats{by.en})",
+                f"（观察窗口内调用 {fact.calls} 次，INFO commandstats{by.zh}）",
             )
         return Text(f" ({calls} in INFO commandstats)", f"（INFO commandstats 中调用 {fact.calls} 次）")
     if fact.evidence == EVIDENCE_SLOWLOG and fact.duration_us is not None:
         ms = fact.duration_us / 1000
-        return Text(f" (slow log: {ms:.1f} ms)", f"（慢日志：{ms:.1f} ms）")
+        return Text(f" (slow log: {ms:.1f} ms{by.en})", f"（慢日志：{ms:.1f} ms{by.zh}）")
     return Text("", "")
+
+
+def _senders(fact: CommandFact) -> Text:
+    """ "; sent by 10.0.0.5:51234 and 10.0.0.6:40112" for the clients seen sending it ("" when none were)."""
+    if not fact.senders:
+        return Text("", "")
+    clients = [display_bytes(client.encode("utf-8", "surrogateescape"), CLIENT_LIMIT) for client in fact.senders]
+    return Text(f"; sent by {' and '.join(clients)}", f"；发送方 {'、'.join(clients)}")
 
 
 def shown(name: str) -> str:

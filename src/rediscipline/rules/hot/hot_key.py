@@ -34,8 +34,10 @@ class HotKeyRule(TrafficRule[HotKeyOptions]):
 
     ## What it does
     Reports each key accessed at least `max-ops-per-second` times per second during the observed window
-    (`rediscipline traffic`), as the best source the server offers measured it: under an LFU eviction policy,
-    the growth of the key's access counter (`OBJECT FREQ`) from the start of the window to its end. The
+    (`rediscipline traffic`), as the best source the server offers measured it: with `--monitor`, the
+    accesses a MONITOR sample counted (a Space-Saving sketch: the message gives its error bound when there is
+    one); otherwise, under an LFU eviction policy, the growth of the key's access counter (`OBJECT FREQ`)
+    from the start of the window to its end. The
     finding's subject is the key (its database and name, escaped), its value the accesses per second; a rate
     from a counter at its ceiling is a lower bound and the message says so.
 
@@ -80,11 +82,13 @@ class HotKeyRule(TrafficRule[HotKeyOptions]):
                 continue
             shown = display_bytes(hot.key, QUOTE_LIMIT)
             at_least = Text("at least ", "至少 ") if hot.saturated else Text("", "")
+            within = f" ± {hot.ops_error:,.0f}" if hot.ops_error >= 1 else ""
             message = Text(
-                f"key {shown} (db {hot.db}) was accessed {at_least.en}{rate:,.0f} times per second during the "
-                f"window ({hot.source}; the limit is {limit:,}): one node's only command thread serves every "
+                f"key {shown} (db {hot.db}) was accessed {at_least.en}{rate:,.0f}{within} times per second during "
+                f"the window ({hot.source}; the limit is {limit:,}): one node's only command thread serves every "
                 "one of them; keep several copies and read one at random, or cache it in the application",
-                f"Key {shown}（db {hot.db}）在观察窗口内每秒被访问{at_least.zh}{rate:,.0f} 次（{hot.source}；上限 "
-                f"{limit:,}）：全部由一个节点唯一的命令线程处理；请存多份副本并随机读取其中一份，或在应用内缓存",
+                f"Key {shown}（db {hot.db}）在观察窗口内每秒被访问{at_least.zh}{rate:,.0f}{within} 次"
+                f"（{hot.source}；上限 {limit:,}）：全部由一个节点唯一的命令线程处理；"
+                "请存多份副本并随机读取其中一份，或在应用内缓存",
             )
             yield SubjectViolation(Violation("hot-key", message, value=rate), f"key db{hot.db} {shown}", hot.key)

@@ -33,7 +33,7 @@ def _head(call: CodeCall) -> Text:
     "blocking-timeout",
     title=("Blocking read without a timeout", "阻塞读取未设置超时"),
     severity=Severity.WARNING,
-    where=PUBSUB_CHECKS,
+    where=(*PUBSUB_CHECKS, "traffic"),
     sources=("001 §命令使用 — 7. list的消费尽量使用brpop，blpop；并设置timeout参数",),
 )
 class BlockingTimeout(CallRule[RuleOptions]):
@@ -50,7 +50,9 @@ class BlockingTimeout(CallRule[RuleOptions]):
     judged. A call that passes unpacked arguments (`**kwargs`) may pass the timeout through them and is
     not reported for lacking one. XREAD without `block` does not block and passes. At run time (the
     guard), every such command sent is judged with the timeout it really carries: redis-py always sends
-    one, so the codes there are `timeout-zero` and `block-zero`.
+    one, so the codes there are `timeout-zero` and `block-zero`. In a server's traffic (`rediscipline
+    traffic --monitor`), every blocking read the MONITOR sample saw with a timeout (or BLOCK) of 0, once per
+    command and key pattern, whoever sent it.
 
     ## Why is this bad?
     A timeout of 0 means "wait for ever". When the connection dies silently (a NAT or load balancer

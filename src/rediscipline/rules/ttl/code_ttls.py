@@ -13,6 +13,9 @@ from rediscipline.rules.key.template_parts import show
 #: Where the TTL rules on calls can be checked: code shows the call site, its loop and its pipeline; the
 #: runtime guard the call site, its pipeline and the writes that repeat one TTL.
 CODE_CHECKS = ("code", "runtime")
+#: The TTL rules that judge the writes as sent, whoever saw them: also a MONITOR sample of a server's traffic
+#: (`rediscipline traffic --monitor`), which shows the TTL each write gave and runs of one TTL.
+SENT_CHECKS = (*CODE_CHECKS, "traffic")
 
 #: Commands that give a key its TTL by themselves (SET … EX is recognised by `CodeCall.expiry`).
 TTL_COMMANDS = frozenset({"expire", "pexpire", "expireat", "pexpireat", "setex", "psetex", "getex"})

@@ -11,7 +11,7 @@ from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import CallRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions, option
-from rediscipline.rules.ttl.code_ttls import CODE_CHECKS, TTL_COMMANDS, command_name, keys_text, ttl_argument
+from rediscipline.rules.ttl.code_ttls import SENT_CHECKS, TTL_COMMANDS, command_name, keys_text, ttl_argument
 
 _JITTER = "ttl + random.randint(0, ttl // 10)"
 
@@ -41,7 +41,7 @@ class ConstantTtlOptions(RuleOptions):
     "constant-ttl",
     title=("Constant TTL on keys written in bulk", "批量写入的 Key 使用固定过期时间"),
     severity=Severity.WARNING,
-    where=CODE_CHECKS,
+    where=SENT_CHECKS,
     sources=(
         "000 §Key 名字如何设计 — 过期",
         "001 §2.3 控制key的生命周期",
@@ -66,7 +66,8 @@ class ConstantTtl(CallRule[ConstantTtlOptions]):
     one key pattern in a burst (each write less than 5 ms after the one before, all within one second: a
     loop or a pipeline) is reported from the tenth key on (code `loop`), whatever expression computed it.
     Steady traffic spreads its expiries as it spreads its writes and is not reported; `pipelines` plays no
-    part.
+    part. In a server's traffic (`rediscipline traffic --monitor`), the same bursts among the writes the
+    MONITOR sample saw, timed by the server's clock, once per key pattern (with its longest burst).
 
     ## Why is this bad?
     Keys written together with the same TTL expire together. An absolute time (EXPIREAT) makes them

@@ -11,7 +11,7 @@ from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
 from rediscipline.rules.base import CallRule, RuleContext, rule
 from rediscipline.rules.options import RuleOptions, option
-from rediscipline.rules.ttl.code_ttls import CODE_CHECKS, command_name, keys_text
+from rediscipline.rules.ttl.code_ttls import SENT_CHECKS, command_name, keys_text
 
 #: Writes that create the key when it does not exist (the default of the `commands` option).
 CREATING_WRITES = (
@@ -118,7 +118,7 @@ class WriteWithoutTtlOptions(RuleOptions):
     "write-without-ttl",
     title=("Write creates a key without a TTL", "写入创建的 Key 未设置过期时间"),
     severity=Severity.WARNING,
-    where=CODE_CHECKS,
+    where=SENT_CHECKS,
     sources=(
         "001 §2.3 控制key的生命周期",
         "000 §Key 名字如何设计 — 过期",
@@ -147,6 +147,10 @@ class WriteWithoutTtl(CallRule[WriteWithoutTtlOptions]):
     as it is sent. Other writes sent at once are not judged (the EXPIRE may be the next command); queued on
     a pipeline or in a transaction they are, unless an EXPIRE, PEXPIRE, EXPIREAT or PEXPIREAT of the same
     key is queued after them (a write to a key an earlier command of the pipeline named is an update).
+
+    In a server's traffic (`rediscipline traffic --monitor`), each key pattern the MONITOR sample saw
+    written by SET without EX, PX, EXAT, PXAT or KEEPTTL, or by SETNX, GETSET, MSET or MSETNX, once per
+    pattern and command.
 
     Keys in a namespace declared `ttl-required = false` are never reported; keys in a namespace declared
     `ttl-required = true` are errors; other keys are warnings unless `required` is turned off. The

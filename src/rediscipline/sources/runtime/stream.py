@@ -39,9 +39,9 @@ class TtlRuns:
         self.gap = gap
         self._runs: dict[bytes, _Run] = {}
 
-    def add(self, pattern: bytes, key: bytes, ttl_ms: int, now: float | None = None) -> bool:
-        """One write of `key` (of `pattern`) with a TTL of `ttl_ms`: True when it is the `repeats`-th or a
-        later write of a run of the same TTL over different keys, in a burst (see TTL_REPEATS)."""
+    def add(self, pattern: bytes, key: bytes, ttl_ms: int, now: float | None = None) -> int:
+        """One write of `key` (of `pattern`) with a TTL of `ttl_ms`: how many different keys the run of the same
+        TTL it belongs to has written so far, in a burst (see TTL_REPEATS); `repeats` or more is a cliff."""
         now = time.monotonic() if now is None else now
         ttl_s = round(ttl_ms / 1000)
         run = self._runs.get(pattern)  # threads may interleave here: a run's count is then off by one
@@ -49,12 +49,12 @@ class TtlRuns:
             if len(self._runs) >= _PATTERNS_LIMIT:
                 self._runs.clear()
             self._runs[pattern] = _Run(ttl_s, key, 1, now, now)
-            return False
+            return 1
         run.last = now
         if key != run.key:
             run.count += 1
             run.key = key
-        return run.count >= self.repeats
+        return run.count
 
 
 class LoopRuns:

@@ -21,6 +21,7 @@ from rediscipline.model.keyname import render_parts
 from rediscipline.model.keypattern import infer_parts
 from rediscipline.model.monitor import (
     ArityShape,
+    BlockingShape,
     ClientCount,
     KeyCount,
     MonitorSample,
@@ -30,6 +31,7 @@ from rediscipline.model.monitor import (
 )
 from rediscipline.redis_meta.command_table_generated import COMMANDS
 from rediscipline.redis_meta.commands import CONTAINERS, key_positions
+from rediscipline.sources.runtime.stream import TtlRuns
 from rediscipline.sources.traffic.monitor_line import MonitorLine
 from rediscipline.sources.traffic.sketch import SpaceSaving
 from rediscipline.sources.traffic.trace import TraceWriter
@@ -44,6 +46,8 @@ COMMANDS_KEPT = 1_000
 #: Distinct expiry values counted per pattern, and keys whose pattern is remembered.
 TTL_VALUES_KEPT = 16
 PATTERN_MEMO = 50_000
+#: Clients remembered per command name (who sent it), first come first kept.
+SENDERS_KEPT = 4
 
 #: Commands shown before they run, whose own calls follow as `lua` lines (EVAL, EVALSHA, FCALL): their
 #: declared keys are not accesses.
@@ -78,6 +82,27 @@ TTL_ARGUMENT: Final = {
 TTL_OPTIONS: Final = {b"ex": (1000, False), b"px": (1, False), b"exat": (1000, True), b"pxat": (1, True)}
 #: The commands `_expiry` looks at.
 EXPIRY_SHAPES: Final = frozenset({"set", "getex", *NO_TTL_WRITES, *TTL_ARGUMENT})
+#: Blocking reads of lists and sorted sets (BLPOP, BLMOVE, BZPOPMIN, ...): the timeout in seconds is the last
+#: argument, or the first for BLMPOP and BZMPOP; 0 waits for ever.
+BLOCKING_POPS: Final = frozenset(
+    name for name, info in COMMANDS.items() if info.is_blocking and info.key_type in ("list", "zset")
+)
+TIMEOUT_FIRST: Final = frozenset({"blmpop", "bzmpop"})
+#: Stream reads that block with the BLOCK option (milliseconds; 0 waits for ever).
+STREAM_READS: Final = frozenset(
+    name for name, info in COMMANDS.items() if info.is_blocking and info.key_type == "stream"
+)
+
+
+_NO_BURST = (0, 0, False, "")
+
+
+@dataclass
+class _Blocking:
+    calls: int = 0
+    forever: int = 0
+    client: str = ""
+    key: bytes = b""
 
 
 @dataclass
@@ -113,6 +138,10 @@ class MonitorTally:
         self.ttl_writes: SpaceSaving[bytes] = SpaceSaving(PATTERNS_KEPT)
         self.ttl_values: dict[bytes, SpaceSaving[tuple[bool, int]]] = {}
         self.ttl_example: dict[bytes, bytes] = {}
+        self.ttl_runs = TtlRuns()
+        self.ttl_bursts: dict[bytes, tuple[int, int, bool, str]] = {}  # pattern → its longest run of one TTL
+        self.blocking: dict[str, _Blocking] = {}
+        self.senders: dict[str, dict[str, int]] = {}
         self._names: dict[bytes, str] = {}
         self._patterns: dict[bytes, bytes] = {}
         self._positions: dict[tuple[str, int], tuple[int, ...]] = {}
@@ -134,6 +163,7 @@ class MonitorTally:
         else:
             self.other_commands += 1
         self.clients.add(client)
+        self._sender(full, client)
         if self.open_multi or name == "multi":
             self._transaction(client, name)
         positions = self._positions.get((name, len(args)))
@@ -156,7 +186,41 @@ class MonitorTally:
         if name in MULTI_KEY:
             self._arity(name, client, keys)
         if name in EXPIRY_SHAPES:
-            self._expiry(name, args, keys)
+            self._expiry(name, args, keys, (moment, client))
+        if name in BLOCKING_POPS or name in STREAM_READS:
+            self._blocking(name, args, keys, client)
+
+    def _sender(self, name: str, client: str) -> None:
+        """Count `client` as a sender of `name`: the first SENDERS_KEPT clients of each name kept."""
+        clients = self.senders.get(name)
+        if clients is None:
+            if len(self.senders) >= COMMANDS_KEPT:
+                return
+            clients = self.senders[name] = {}
+        if client in clients:
+            clients[client] += 1
+        elif len(clients) < SENDERS_KEPT:
+            clients[client] = 1
+
+    def _blocking(self, name: str, args: tuple[bytes, ...], keys: list[bytes], client: str) -> None:
+        """A blocking read: counted, and whether it waits for ever (a timeout of 0)."""
+        if name in STREAM_READS:
+            options = [argument.lower() for argument in args[1:]]
+            options = options[: options.index(b"streams")] if b"streams" in options else options
+            if b"block" not in options:
+                return  # XREAD without BLOCK does not block
+            at = options.index(b"block") + 2
+            timeout = args[at] if at < len(args) else b""
+        else:
+            timeout = args[1] if name in TIMEOUT_FIRST else args[-1]
+        shape = self.blocking.get(name)
+        if shape is None:
+            shape = self.blocking[name] = _Blocking()
+        shape.calls += 1
+        if _is_zero(timeout):
+            shape.forever += 1
+            if not shape.client:
+                shape.client, shape.key = client, keys[0]
 
     def _name(self, raw: bytes) -> str:
         name = raw.decode("ascii", "backslashreplace").lower()
@@ -201,8 +265,9 @@ class MonitorTally:
         if count > shape.max_keys:
             shape.max_keys, shape.largest_client, shape.largest_key = count, client, keys[0]
 
-    def _expiry(self, name: str, args: tuple[bytes, ...], keys: list[bytes]) -> None:
-        """Count a whole-value write without an expiry, or the expiry a command sets, under its key's pattern."""
+    def _expiry(self, name: str, args: tuple[bytes, ...], keys: list[bytes], sent: tuple[float, str]) -> None:
+        """Count a whole-value write without an expiry, or the expiry a command sets, under its key's pattern;
+        `sent` is when and by whom (a burst of one TTL is one client's loop or pipeline: runs are per client)."""
         found: tuple[int, int, bool] | None = None  # (value, ms per unit, absolute)
         if name in TTL_ARGUMENT:
             index, unit, absolute = TTL_ARGUMENT[name]
@@ -230,11 +295,16 @@ class MonitorTally:
         if evicted is not None:
             self.ttl_values.pop(evicted, None)
             self.ttl_example.pop(evicted, None)
+            self.ttl_bursts.pop(evicted, None)
         values = self.ttl_values.get(pattern)
         if values is None:
             values = self.ttl_values[pattern] = SpaceSaving(TTL_VALUES_KEPT)
             self.ttl_example[pattern] = keys[0]
         values.add((absolute, value * unit))
+        moment, client = sent
+        run = self.ttl_runs.add(client.encode() + b"\0" + pattern, keys[0], value * unit, moment)
+        if run > 1 and run > self.ttl_bursts.get(pattern, _NO_BURST)[0]:
+            self.ttl_bursts[pattern] = (run, value * unit, absolute, name)
 
     def _no_ttl(self, key: bytes, name: str) -> None:
         pattern = self._pattern(key)
@@ -297,6 +367,14 @@ class MonitorTally:
                 for e in self.no_ttl.top()
             ),
             ttls=tuple(self._ttl_shapes()),
+            blocking=tuple(
+                BlockingShape(name, shape.calls, shape.forever, shape.client, shape.key)
+                for name, shape in sorted(self.blocking.items())
+            ),
+            senders={
+                name: tuple(ClientCount(client, count, 0) for client, count in clients.items())
+                for name, clients in sorted(self.senders.items())
+            },
         )
 
     def _ttl_shapes(self) -> list[TtlShape]:
@@ -309,10 +387,18 @@ class MonitorTally:
             absolute, ttl_ms = value.item
             shapes.append(
                 TtlShape(pattern, int(writes.count), missed, ttl_ms, absolute, int(value.count) + missed,
-                         int(value.error) + missed, self.ttl_example[pattern])
+                         int(value.error) + missed, self.ttl_example[pattern], *self.ttl_bursts.get(pattern, _NO_BURST))
             )  # fmt: skip
         shapes.sort(key=lambda shape: (-shape.repeats, shape.pattern))
         return shapes
+
+
+def _is_zero(value: bytes) -> bool:
+    """A timeout argument that waits for ever: `0`, `0.0`, `00` (the server reads it as a number)."""
+    try:
+        return float(value) == 0
+    except ValueError:
+        return False
 
 
 def _integer(value: bytes) -> int:

@@ -63,8 +63,7 @@ def read_queues(wire: Wire, db: int, keys: Sequence[bytes]) -> dict[bytes, Readi
     """TYPE of each key, then LLEN or XLEN (and XINFO GROUPS) of the lists and streams among them."""
     if not keys:
         return {}
-    if db:
-        wire.call("SELECT", db)
+    wire.call("SELECT", db)  # whatever database the hot keys' readings left the connection in
     wire.send([("TYPE", key) for key in keys])
     types = {key: reply_text(reply) for key, reply in zip(keys, wire.receive(len(keys)), strict=True)}
     queues = [key for key in keys if types[key] in ("list", "stream")]

@@ -15,19 +15,32 @@ shorter window, which a note says.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
+from rediscipline.model.display import PATH_LIMIT, display_bytes
 from rediscipline.model.facts import EVIDENCE_COMMANDSTATS, EVIDENCE_SLOWLOG, CommandFact
 from rediscipline.model.location import SOURCE_TRAFFIC, Location
+from rediscipline.model.monitor import STOP_DURATION, STOP_INTERRUPTED, STOP_REFUSED, MonitorSample
 from rediscipline.model.note import Note, note
 from rediscipline.model.plan import ProbePlan
 from rediscipline.model.report import ServerSummary
 from rediscipline.model.source import Fact, SourceOutcome
 from rediscipline.model.text import Text
-from rediscipline.model.traffic import DEFAULT_OUTPUT_LIMITS, SlowCall, TrafficSourceInfo, TrafficView
+from rediscipline.model.traffic import (
+    DEFAULT_OUTPUT_LIMITS,
+    HotKey,
+    MonitorCost,
+    SlowCall,
+    TrafficSourceInfo,
+    TrafficView,
+)
+from rediscipline.sources.config.syntax import memory_bytes, strict_int
 from rediscipline.sources.errors import SourceError
 from rediscipline.sources.live.connection import open_connection
 from rediscipline.sources.live.defaults import DEFAULT_TIMEOUT_SECONDS
@@ -45,16 +58,25 @@ from rediscipline.sources.traffic.hotkeys import (
     read_again,
     walk_counters,
 )
+from rediscipline.sources.traffic.monitor import DEFAULT_MAX_BYTES, sample_monitor
+from rediscipline.sources.traffic.monitor_facts import SOURCE_MONITOR, monitor_calls, monitor_hot_keys
 from rediscipline.sources.traffic.queues import QUEUES_KEPT, queue_reads, queue_stats, read_queues
 from rediscipline.sources.traffic.replies import reply_int
+from rediscipline.sources.traffic.sizes import read_sizes
 from rediscipline.sources.traffic.slowlog import SLOWLOG_ENTRIES, newest_id, slow_calls
 from rediscipline.sources.traffic.snapshot import Snapshot, parse_sections, take_snapshot
+from rediscipline.sources.traffic.trace import TraceWriter, trace_file
 from rediscipline.sources.traffic.window import Observed, traffic_view
 
 #: The window's length: by default, and at most (a longer one says no more about a server's habits, and a
 #: command line that observes should end soon).
 DEFAULT_DURATION = 10.0
 MAX_DURATION = 60.0
+
+#: With --monitor, the part of the window before the sample (its throughput is what MONITOR's cost is measured
+#: against): this share of the window, at most BASELINE_MAX seconds.
+BASELINE_SHARE = 0.2
+BASELINE_MAX = 2.0
 
 #: `lfu-log-factor` when CONFIG GET is refused: the server's default.
 DEFAULT_LFU_LOG_FACTOR = 10
@@ -83,6 +105,15 @@ BLIND_SPOTS = {
         "窗口开始时 LFU 计数最高的 Key 的访问计数（对数、概率性的计数），在窗口结束时再读一次："
         "每秒访问数为估计值，计数封顶时为下限；只在窗口内才变热的 Key 会被遗漏",
     ),
+    SOURCE_MONITOR: Text(
+        "every command the server ran during the sample, with its arguments and client, except administrative "
+        "ones (CONFIG, SLOWLOG, ...); no pipeline boundaries (a MULTI block shows); unix-socket clients share "
+        "one name; counts come from bounded sketches (each with its error); costs the server throughput while "
+        "it runs, and the sample stops at --monitor-max-bytes",
+        "采样期间服务端执行的每条命令及其参数与客户端，管理类命令（CONFIG、SLOWLOG 等）除外；看不到 Pipeline 的边界"
+        "（MULTI 块可见）；unix socket 客户端共用一个名字；计数来自有界的概要结构（各带误差）；运行期间消耗服务端吞吐，"
+        "读满 --monitor-max-bytes 即停止",
+    ),
     "CONFIG GET": Text(
         "the output buffer limits and the slow log threshold the view compares with (the server's defaults "
         "when refused)",
@@ -100,6 +131,9 @@ class TrafficOptions:
     timeout: float = DEFAULT_TIMEOUT_SECONDS
     hot_keys_scan: int = DEFAULT_MAX_KEYS  # keys whose LFU counter is read to find hot keys at most (0: none)
     queues: tuple[tuple[bytes, str], ...] = ()  # keys known to be queues, with why (`--queue`, a namespace)
+    monitor: bool = False  # take a MONITOR sample inside the window
+    monitor_max_bytes: int = DEFAULT_MAX_BYTES
+    save_trace: Path | None = None  # write the sample's key accesses there (`trace`)
 
 
 def check_duration(duration: float) -> None:
@@ -130,6 +164,7 @@ class TrafficSource:
         self._db = self.address.db or 0  # the database the queues are in: the URL's
         self._sleep, self._clock = sleep, clock
         self._outcome = SourceOutcome()
+        self._trace_written: tuple[str, int] | None = None
 
     def outcome(self) -> SourceOutcome:
         return self._outcome
@@ -151,6 +186,8 @@ class TrafficSource:
         own_id = calls.call("CLIENT", "ID")
         policy, log_factor, dbs = _lfu_settings(calls)
         candidates, hot_source = self._hot_candidates(wire, policy, dbs)
+        if self.options.monitor:
+            hot_source = _source(SOURCE_MONITOR, None)
         history = calls.call("SLOWLOG", "GET", SLOWLOG_ENTRIES)
         last_slow = newest_id(history)
         queues = self._queue_candidates(() if is_error(history) else slow_calls(history))
@@ -160,12 +197,22 @@ class TrafficSource:
         calls.count("info", "time")
         _refuse_sentinel(start, wire, self.address.display)
         began = self._clock()
-        cut = self._wait(began)
+        if self.options.monitor:
+            cut, sample, middle = self._monitored(wire, calls, began)
+        else:
+            cut, sample, middle = self._wait(began, began + self.options.duration), None, None
         slowlog_reply = calls.call("SLOWLOG", "GET", SLOWLOG_ENTRIES)
         clients_reply = calls.call("CLIENT", "LIST")
         end = take_snapshot(wire)
         seconds = _seconds(start, end, self._clock() - began)
-        hot = () if candidates is None else hot_keys(candidates, read_again(wire, candidates), seconds, log_factor)
+        hot: tuple[HotKey, ...] = ()
+        if sample is not None:
+            hot = monitor_hot_keys(sample)
+            if sample.stopped == STOP_REFUSED:
+                hot_source = _source(SOURCE_MONITOR, sample.error)
+        elif candidates is not None:
+            hot = hot_keys(candidates, read_again(wire, candidates), seconds, log_factor)
+        hot = read_sizes(wire, hot)
         listed = clients_reply if isinstance(clients_reply, bytes) else b""
         ours = own_address(listed, reply_int(own_id))  # the slow log names clients by address: ours are left out
         logged = tuple(
@@ -195,16 +242,63 @@ class TrafficSource:
             output_limits=limits,
             slowlog_threshold_us=threshold,
             sources=sources,
+            monitor=sample,
+            monitor_cost=None if middle is None or sample is None else _cost(start, middle, end),
         )
         view = traffic_view(
             origin, start, end, seconds=seconds, observed=observed, own=calls.sent, own_errors=calls.errors
         )
         self._outcome = SourceOutcome(tuple(self._notes(view, cut)), _summary(self.address.display, end))
+        senders = {} if sample is None else sample.senders
         for command in view.commands:
-            yield CommandFact(command.name, origin, EVIDENCE_COMMANDSTATS, None, command.calls)
+            sent_by = tuple(client.client for client in senders.get(command.name, ()))
+            yield CommandFact(command.name, origin, EVIDENCE_COMMANDSTATS, None, command.calls, senders=sent_by)
         for slow in view.slow_calls:
-            yield CommandFact(slow.command, origin, EVIDENCE_SLOWLOG, slow.args, 1, slow.duration_us)
+            yield CommandFact(
+                slow.command,
+                origin,
+                EVIDENCE_SLOWLOG,
+                slow.args,
+                1,
+                slow.duration_us,
+                senders=(slow.client,) if slow.client else (),
+            )
+        if sample is not None:
+            yield from monitor_calls(sample, origin)
         yield view
+
+    def _monitored(
+        self, wire: Wire, calls: _Calls, began: float
+    ) -> tuple[float | None, MonitorSample, Snapshot | None]:
+        """The window with a MONITOR sample: a first part without it (BASELINE_SHARE, the throughput MONITOR's
+        cost is measured against), a snapshot, the sample until the window ends, and the rest of the window
+        when the sample stopped early. Returns when it was cut by Ctrl-C (else None), the sample, and the
+        snapshot between the parts (None when Ctrl-C came before it)."""
+        duration = self.options.duration
+        cut = self._wait(began, began + min(BASELINE_MAX, duration * BASELINE_SHARE))
+        if cut is not None:
+            return cut, MonitorSample(STOP_INTERRUPTED), None
+        middle = take_snapshot(wire)
+        calls.count("info", "time", "monitor")
+        left = duration - (self._clock() - began)
+        with self._trace() as trace:
+            sample = sample_monitor(
+                self.address, left, self.options.monitor_max_bytes, timeout=self.options.timeout, trace=trace
+            )
+        if sample.stopped == STOP_INTERRUPTED:
+            return self._clock() - began, sample, middle
+        return self._wait(began, began + duration), sample, middle
+
+    @contextlib.contextmanager
+    def _trace(self) -> Iterator[TraceWriter | None]:
+        """The trace file the sample writes (`--save-trace`), or None; what was written is noted."""
+        path = self.options.save_trace
+        if path is None:
+            yield None
+            return
+        with trace_file(path) as writer:
+            yield writer
+        self._trace_written = (display_bytes(os.fsencode(path), PATH_LIMIT), writer.written)
 
     def _queue_candidates(self, history: Sequence[SlowCall]) -> dict[bytes, str]:
         """The keys taken for queues before the window (see `queues`), with why; at most QUEUES_KEPT."""
@@ -230,10 +324,11 @@ class TrafficSource:
         found = walk_counters(wire, [db for db, _keys in dbs], self.options.hot_keys_scan)
         return found, _source(SOURCE_OBJECT_FREQ, found.error)
 
-    def _wait(self, began: float) -> float | None:
-        """Wait out the window; a Ctrl-C ends it early: the seconds it lasted, else None."""
+    def _wait(self, began: float, until: float) -> float | None:
+        """Wait until the clock reads `until`; a Ctrl-C ends the window early: the seconds it lasted since
+        `began`, else None."""
         try:
-            while (left := self.options.duration - (self._clock() - began)) > 0:
+            while (left := until - self._clock()) > 0:
                 self._sleep(min(left, 0.5))
         except KeyboardInterrupt:
             return self._clock() - began
@@ -256,6 +351,25 @@ class TrafficSource:
                 yield note("traffic-no-hot-keys", reason=source.error)
         if view.clients_total > len(view.clients):
             yield note("traffic-clients-capped", kept=len(view.clients), total=view.clients_total)
+        yield from self._monitor_notes(view)
+
+    def _monitor_notes(self, view: TrafficView) -> Iterator[Note]:
+        sample, cost = view.monitor, view.monitor_cost
+        if sample is None or sample.stopped == STOP_REFUSED:
+            return
+        if cost is not None:
+            yield note("traffic-monitor-cost", before=round(cost.ops_before), during=round(cost.ops_during),
+                       drop=None if cost.drop is None else round(cost.drop, 3))  # fmt: skip
+        if sample.stopped not in (STOP_DURATION, STOP_INTERRUPTED):
+            yield note(
+                "traffic-monitor-short",
+                seconds=round(sample.seconds, 1),
+                asked=round(cost.seconds_during if cost is not None else sample.seconds, 1),
+                stopped=sample.stopped,
+                error=sample.error,
+            )
+        if self._trace_written is not None:
+            yield note("traffic-trace", path=self._trace_written[0], accesses=self._trace_written[1])
 
 
 class _Calls:
@@ -305,23 +419,11 @@ def parse_output_limits(text: str) -> dict[str, tuple[int, int, int]]:
     limits: dict[str, tuple[int, int, int]] = {}
     for index in range(0, len(words) - 3, 4):
         name = "replica" if words[index] == "slave" else words[index]
-        try:
-            limits[name] = (_bytes(words[index + 1]), _bytes(words[index + 2]), int(words[index + 3]))
-        except ValueError:
-            continue
+        hard, soft = memory_bytes(words[index + 1].encode()), memory_bytes(words[index + 2].encode())
+        seconds = strict_int(words[index + 3].encode())
+        if hard is not None and soft is not None and seconds is not None:
+            limits[name] = (hard, soft, seconds)
     return limits
-
-
-UNITS = {"k": 1000, "kb": 1024, "m": 1000**2, "mb": 1024**2, "g": 1000**3, "gb": 1024**3}
-
-
-def _bytes(word: str) -> int:
-    """A size as redis.conf writes it (`256mb`, `1gb`, `64k`, `1000`)."""
-    lowered = word.lower()
-    for unit in sorted(UNITS, key=len, reverse=True):
-        if lowered.endswith(unit) and lowered[: -len(unit)].isdigit():
-            return int(lowered[: -len(unit)]) * UNITS[unit]
-    return int(lowered)
 
 
 def _lfu_settings(calls: _Calls) -> tuple[str | None, int, list[tuple[int, int]]]:
@@ -358,6 +460,22 @@ def _seconds(start: Snapshot, end: Snapshot, measured: float) -> float:
     if start.clock is not None and end.clock is not None and end.clock >= start.clock:
         return round(end.clock - start.clock, 3)
     return round(measured, 3)
+
+
+def _cost(start: Snapshot, middle: Snapshot, end: Snapshot) -> MonitorCost | None:
+    """Commands per second before the MONITOR sample and during it, by the server's clock; None when a clock
+    or a counter is missing or went backwards."""
+    points: list[tuple[float, int]] = []
+    for snapshot in (start, middle, end):
+        count, clock = snapshot.field_int("stats", "total_commands_processed"), snapshot.clock
+        if count is None or clock is None:
+            return None
+        points.append((clock, count))
+    (t0, c0), (t1, c1), (t2, c2) = points
+    if c1 < c0 or c2 < c1 or t1 <= t0 or t2 <= t1:
+        return None
+    return MonitorCost(round((c1 - c0) / (t1 - t0), 1), round(t1 - t0, 3), round((c2 - c1) / (t2 - t1), 1),
+                       round(t2 - t1, 3))  # fmt: skip
 
 
 def _source(name: str, error: str | None) -> TrafficSourceInfo:

@@ -24,10 +24,17 @@ fields may be added later without a new version.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
+import os
+import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import IO
+
+from rediscipline.model.display import PATH_LIMIT, display_bytes
+from rediscipline.sources.errors import SourceError
 
 FORMAT = "rediscipline-trace"
 VERSION = 1
@@ -63,6 +70,37 @@ class TraceWriter:
         encoded = base64.b64encode(key).decode("ascii")
         self._stream.write(f'{{"us":{us},"db":{db},"cmd":{quoted},"size":{size},"key":"{encoded}"}}\n')
         self.written += 1
+
+
+@contextlib.contextmanager
+def trace_file(path: Path) -> Iterator[TraceWriter]:
+    """A writer into a new file beside `path` that replaces `path` when the block ends without an error: an
+    interrupted sample never leaves half a trace, nor destroys the one that was there. Raises SourceError
+    when the file cannot be made or moved into place."""
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
+    except OSError as error:
+        raise _cannot(path, error) from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            yield TraceWriter(stream)
+        os.replace(temporary, path)
+    except OSError as error:
+        _remove(temporary)
+        raise _cannot(path, error) from None
+    except BaseException:
+        _remove(temporary)
+        raise
+
+
+def _cannot(path: Path, error: OSError) -> SourceError:
+    shown = display_bytes(os.fsencode(path), PATH_LIMIT)
+    return SourceError(f"cannot write the trace {shown}: {(error.strerror or str(error)).lower()}")
+
+
+def _remove(path: str) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(path)
 
 
 def read_trace(lines: Iterable[str]) -> Iterator[Access]:

@@ -13,11 +13,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from rediscipline.model.location import Location
+from rediscipline.model.monitor import MonitorSample
 from rediscipline.model.traffic import (
     DEFAULT_OUTPUT_LIMITS,
     ClientInfo,
     CommandWindow,
     HotKey,
+    MonitorCost,
     QueueStat,
     SlowCall,
     TrafficSourceInfo,
@@ -61,6 +63,8 @@ class Observed:
     output_limits: Mapping[str, tuple[int, int, int]] = field(default_factory=lambda: dict(DEFAULT_OUTPUT_LIMITS))
     slowlog_threshold_us: int | None = None
     sources: tuple[TrafficSourceInfo, ...] = ()
+    monitor: MonitorSample | None = None
+    monitor_cost: MonitorCost | None = None
 
 
 def traffic_view(
@@ -109,6 +113,8 @@ def traffic_view(
         hot_keys_sampled=observed.hot_keys_sampled,
         hot_keys_population=observed.hot_keys_population,
         queues=observed.queues,
+        monitor=observed.monitor,
+        monitor_cost=observed.monitor_cost,
     )
 
 

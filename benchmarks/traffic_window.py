@@ -5,17 +5,24 @@ port, started through tests/support/servers.py and stopped by its PID) holds `--
 A workload process reads them with GETs drawn from Zipf(`--alpha`) over the ranks, pipelined `--pipeline` at a
 time, as fast as it can (it counts every key it sends). Then, `--repeat` times, alternating:
 
-  alone     the workload runs for `--duration` seconds and nothing else touches the server
-  observed  `rediscipline traffic URL --duration D --format json` runs (its own process); the workload keeps going
+  alone      the workload runs for `--duration` seconds and nothing else touches the server
+  observed   `rediscipline traffic URL --duration D --format json` runs (its own process); the workload keeps going
+  monitored  the same with `--monitor` (a MONITOR sample after the window's first fifth, at most 2 s)
 
-For both, the server's own rate is `total_commands_processed` over the window (read from INFO by this script
+For each, the server's own rate is `total_commands_processed` over the window (read from INFO by this script
 before and after, minus its own two INFO calls); the table gives the median and min-max of each and the drop of
 the medians. Recall: of the workload's true top 10 keys (by what it sent), how many the traffic report's 10
-hottest keys hold (from OBJECT FREQ under the LFU policy). Census: the commands `rediscipline traffic` sent,
-counted by the server (`INFO commandstats` of a fresh server with no workload, before and after one run).
+hottest keys hold (from OBJECT FREQ under the LFU policy; with --monitor, from the MONITOR sample). Rate
+error (monitored): for each of the true top 10 keys the report lists, its reported accesses per second against
+its true rate (its share of the workload's GETs times the server's rate during the sample, which the report's
+`monitor.cost.ops_during` gives). MONITOR's cost: the report's own `monitor.cost.drop`. Peak RSS of a monitored
+run: the largest `ru_maxrss` of the traffic runs (the sketches are bounded whatever the traffic). Census: the
+commands `rediscipline traffic` sent, counted by the server (`INFO commandstats` of a fresh server with no
+workload, before and after one run).
 
 Targets (issue 20; reported, not asserted): throughput drop without --monitor <= 1 %, <= 20 commands plus one
-OBJECT FREQ per key read, recall >= 0.8 from OBJECT FREQ, the window ending within 1 s of --duration.
+OBJECT FREQ per key read, recall >= 0.8 from OBJECT FREQ, recall >= 0.9 from MONITOR with the rates within
+20 %, sketch memory <= 50 MB, the window ending within 1 s of --duration.
 
     .venv/bin/python benchmarks/traffic_window.py [--keys 100000] [--alpha 1.0] [--duration 10] [--repeat 3]
         [--pipeline 50] [--pin]
@@ -30,6 +37,7 @@ import json
 import multiprocessing
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -39,6 +47,7 @@ from collections import Counter
 from itertools import accumulate
 from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Any
 
 import redis
 
@@ -71,17 +80,29 @@ def processed(client: redis.Redis) -> int:
     return int(client.info("stats")["total_commands_processed"])
 
 
-def observe(server: ServerProcess, duration: float, pin: bool) -> tuple[dict[str, object], float]:
-    """One `rediscipline traffic` run: its JSON report and its wall time."""
+def observe(server: ServerProcess, duration: float, pin: bool, *extra: str) -> tuple[dict[str, Any], float]:
+    """One `rediscipline traffic` run (with `extra` options): its JSON report and its wall time."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "traffic.json"
-        argv = [sys.executable, "-m", "rediscipline", "traffic", server.url, "--duration", str(duration)]
+        argv = [sys.executable, "-m", "rediscipline", "traffic", server.url, "--duration", str(duration), *extra]
         argv += ["--format", "json", "--output", str(out), "--exit-zero", "--isolated"]
         if pin:
             argv = ["taskset", "-c", str(CLIENT_CPU), *argv]
         started = time.perf_counter()
         subprocess.run(argv, check=True, capture_output=True)
         return json.loads(out.read_text()), time.perf_counter() - started
+
+
+def hot_keys(report: dict[str, Any]) -> list[tuple[bytes, float]]:
+    """The report's hot keys with their accesses per second, hottest first."""
+    hot = report.get("traffic", [{}])[0].get("hot_keys", [])
+    return [
+        (
+            base64.b64decode(item["key_b64"]) if "key_b64" in item else item["key"].encode(),
+            item["ops_per_second"] or 0.0,
+        )
+        for item in hot
+    ]
 
 
 def census(duration: float) -> Counter[str]:
@@ -132,38 +153,57 @@ def main() -> int:
         )
         worker.start()
         time.sleep(3.0)  # the LFU counters of the hot keys climb before any window
-        rates: dict[str, list[float]] = {"alone": [], "observed": []}
-        recalls: list[float] = []
+        rates: dict[str, list[float]] = {"alone": [], "observed": [], "monitored": []}
         overruns: list[float] = []
-        report: dict[str, object] = {}
+        reports: dict[str, list[dict[str, Any]]] = {"observed": [], "monitored": []}
         for round_ in range(args.repeat):
-            for kind in ("alone", "observed"):
+            for kind in ("alone", "observed", "monitored"):
                 first, began = processed(client), time.perf_counter()
                 if kind == "alone":
                     time.sleep(args.duration)
                 else:
-                    report, _wall = observe(server, args.duration, args.pin)
-                    traffic = report["traffic"][0] if report.get("traffic") else None  # type: ignore[index]
-                    seconds = traffic["seconds"] if traffic else args.duration  # type: ignore[index]
+                    extra = ("--monitor",) if kind == "monitored" else ()
+                    report, _wall = observe(server, args.duration, args.pin, *extra)
+                    reports[kind].append(report)
+                    traffic = report["traffic"][0] if report.get("traffic") else None
+                    seconds = traffic["seconds"] if traffic else args.duration
                     overruns.append(seconds - args.duration)
                 seconds_taken = time.perf_counter() - began
                 rate = (processed(client) - first - 1) / seconds_taken
                 rates[kind].append(rate)
                 print(f"round {round_ + 1}/{args.repeat} {kind:<9} {rate:>10,.0f} commands/s", flush=True)
+        peak_rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # the traffic runs only
         stop_here.send(True)
         sent: dict[int, int] = result_here.recv()
         worker.join()
-        top = {b"bench:%d" % rank for rank, _n in Counter(sent).most_common(10)}
-        hot = report.get("traffic", [{}])[0].get("hot_keys", [])  # type: ignore[union-attr,index]
-        found = [base64.b64decode(item["key_b64"]) if "key_b64" in item else item["key"].encode() for item in hot[:10]]
-        recalls.append(len(top & set(found)) / 10)
     finally:
         server.stop()
+    total_sent = sum(sent.values())
+    share = {b"bench:%d" % rank: n / total_sent for rank, n in sent.items()}
+    top = [b"bench:%d" % rank for rank, _n in Counter(sent).most_common(10)]
+    lfu_recalls = [len(set(top) & {key for key, _r in hot_keys(r)[:10]}) / 10 for r in reports["observed"]]
+    monitor_recalls, errors, drops = [], [], []
+    for report in reports["monitored"]:
+        found = dict(hot_keys(report)[:10])
+        monitor_recalls.append(len(set(top) & set(found)) / 10)
+        sample = report["traffic"][0]["monitor"]
+        cost = sample["cost"] if sample else None
+        if cost:
+            drops.append(cost["drop"])
+            during = cost["ops_during"]
+            errors.append(
+                max(abs(found[key] - share[key] * during) / (share[key] * during) for key in top if key in found)
+            )
+    print()
+    for kind, values in rates.items():
+        print(f"{kind:<10} median {statistics.median(values):,.0f}/s (min-max {min(values):,.0f}-{max(values):,.0f})")
     alone, observed = statistics.median(rates["alone"]), statistics.median(rates["observed"])
-    print(f"\nalone     median {alone:,.0f}/s (min-max {min(rates['alone']):,.0f}-{max(rates['alone']):,.0f})")
-    print(f"observed  median {observed:,.0f}/s (min-max {min(rates['observed']):,.0f}-{max(rates['observed']):,.0f})")
-    print(f"drop of the medians: {100 * (alone - observed) / alone:.2f} % (target <= 1 %)")
-    print(f"recall of the true top 10 from OBJECT FREQ: {recalls[-1]:.1f} (target >= 0.8)")
+    print(f"drop of the medians without --monitor: {100 * (alone - observed) / alone:.2f} % (target <= 1 %)")
+    print(f"recall of the true top 10 from OBJECT FREQ, per round: {lfu_recalls} (target >= 0.8)")
+    print(f"recall of the true top 10 from MONITOR, per round: {monitor_recalls} (target >= 0.9)")
+    print(f"largest rate error of the top 10 from MONITOR, per round: {[f'{e:.1%}' for e in errors]} (target <= 20 %)")
+    print(f"MONITOR's cost (the report's drop), per round: {[f'{d:.1%}' for d in drops]}")
+    print(f"peak RSS of a traffic run (largest child): {peak_rss_mb:.1f} MB (sketches: target <= 50 MB)")
     print(f"window length beyond --duration: max {max(overruns):.3f} s (target <= 1 s)")
     return 0
 

@@ -22,6 +22,7 @@ from types import TracebackType
 import hiredis
 import redis
 
+from rediscipline.sources.traffic.monitor_line import parse_line
 from tests.support.servers import ServerProcess
 
 #: Commands a scan must never send, whatever their arguments.
@@ -51,26 +52,13 @@ class Recorded:
         return f"[{self.client}] {text[:limit]}"
 
 
-_LINE = re.compile(rb"^(\d+\.\d+) \[(\d+) ([^\]]*)\] ?(.*)$", re.DOTALL)
-_ARG = re.compile(rb'"((?:[^"\\]|\\.)*)"', re.DOTALL)
-_ESCAPE = re.compile(rb"\\(x[0-9a-fA-F]{2}|.)", re.DOTALL)
-_SIMPLE = {b"n": b"\n", b"r": b"\r", b"t": b"\t", b"a": b"\a", b"b": b"\b"}
-
-
-def _unescape(match: re.Match[bytes]) -> bytes:
-    code = match.group(1)
-    if code[:1] == b"x" and len(code) == 3:
-        return bytes([int(code[1:], 16)])
-    return _SIMPLE.get(code, code)
-
-
 def parse_monitor_line(line: bytes) -> Recorded | None:
-    """Parse `1700000000.123456 [0 127.0.0.1:5555] "SET" "k" "v\\x00"` (Redis' sdscatrepr quoting)."""
-    match = _LINE.match(line)
-    if match is None:
+    """Parse `1700000000.123456 [0 127.0.0.1:5555] "SET" "k" "v\\x00"` with the product's MONITOR line parser
+    (`sources.traffic.monitor_line`, tested byte for byte against the server's quoting in tests/traffic)."""
+    parsed = parse_line(line)
+    if parsed is None:
         return None
-    args = tuple(_ESCAPE.sub(_unescape, raw) for raw in _ARG.findall(match.group(4)))
-    return Recorded(float(match.group(1)), int(match.group(2)), match.group(3).decode("latin-1"), args)
+    return Recorded(parsed.time, parsed.db, parsed.client, parsed.args)
 
 
 def _resp(*args: bytes) -> bytes:

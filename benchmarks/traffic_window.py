@@ -16,7 +16,7 @@ hottest keys hold (from OBJECT FREQ under the LFU policy; with --monitor, from t
 error (monitored): for each of the true top 10 keys the report lists, its reported accesses per second against
 its true rate (its share of the workload's GETs times the server's rate during the sample, which the report's
 `monitor.cost.ops_during` gives). MONITOR's cost: the report's own `monitor.cost.drop`. Peak RSS of a monitored
-run: the largest `ru_maxrss` of the traffic runs (the sketches are bounded whatever the traffic). Census: the
+run: its `ru_maxrss` against a run without it (the sketches are bounded whatever the traffic). Census: the
 commands `rediscipline traffic` sent, counted by the server (`INFO commandstats` of a fresh server with no
 workload, before and after one run).
 
@@ -37,7 +37,6 @@ import json
 import multiprocessing
 import os
 import random
-import resource
 import statistics
 import subprocess
 import sys
@@ -81,16 +80,18 @@ def processed(client: redis.Redis) -> int:
 
 
 def observe(server: ServerProcess, duration: float, pin: bool, *extra: str) -> tuple[dict[str, Any], float]:
-    """One `rediscipline traffic` run (with `extra` options): its JSON report and its wall time."""
+    """One `rediscipline traffic` run (with `extra` options): its JSON report and its peak RSS in MB."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "traffic.json"
         argv = [sys.executable, "-m", "rediscipline", "traffic", server.url, "--duration", str(duration), *extra]
         argv += ["--format", "json", "--output", str(out), "--exit-zero", "--isolated"]
         if pin:
             argv = ["taskset", "-c", str(CLIENT_CPU), *argv]
-        started = time.perf_counter()
-        subprocess.run(argv, check=True, capture_output=True)
-        return json.loads(out.read_text()), time.perf_counter() - started
+        process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _pid, status, usage = os.wait4(process.pid, 0)  # taskset execs the command: the same process
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise SystemExit(f"rediscipline traffic failed: {process.stderr.read().decode() if process.stderr else ''}")
+        return json.loads(out.read_text()), usage.ru_maxrss / 1024
 
 
 def hot_keys(report: dict[str, Any]) -> list[tuple[bytes, float]]:
@@ -154,6 +155,7 @@ def main() -> int:
         worker.start()
         time.sleep(3.0)  # the LFU counters of the hot keys climb before any window
         rates: dict[str, list[float]] = {"alone": [], "observed": [], "monitored": []}
+        peaks: dict[str, list[float]] = {"observed": [], "monitored": []}
         overruns: list[float] = []
         reports: dict[str, list[dict[str, Any]]] = {"observed": [], "monitored": []}
         for round_ in range(args.repeat):
@@ -163,7 +165,8 @@ def main() -> int:
                     time.sleep(args.duration)
                 else:
                     extra = ("--monitor",) if kind == "monitored" else ()
-                    report, _wall = observe(server, args.duration, args.pin, *extra)
+                    report, peak = observe(server, args.duration, args.pin, *extra)
+                    peaks[kind].append(peak)
                     reports[kind].append(report)
                     traffic = report["traffic"][0] if report.get("traffic") else None
                     seconds = traffic["seconds"] if traffic else args.duration
@@ -172,7 +175,6 @@ def main() -> int:
                 rate = (processed(client) - first - 1) / seconds_taken
                 rates[kind].append(rate)
                 print(f"round {round_ + 1}/{args.repeat} {kind:<9} {rate:>10,.0f} commands/s", flush=True)
-        peak_rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # the traffic runs only
         stop_here.send(True)
         sent: dict[int, int] = result_here.recv()
         worker.join()
@@ -203,7 +205,9 @@ def main() -> int:
     print(f"recall of the true top 10 from MONITOR, per round: {monitor_recalls} (target >= 0.9)")
     print(f"largest rate error of the top 10 from MONITOR, per round: {[f'{e:.1%}' for e in errors]} (target <= 20 %)")
     print(f"MONITOR's cost (the report's drop), per round: {[f'{d:.1%}' for d in drops]}")
-    print(f"peak RSS of a traffic run (largest child): {peak_rss_mb:.1f} MB (sketches: target <= 50 MB)")
+    observed_rss, monitored_rss = max(peaks["observed"]), max(peaks["monitored"])
+    print(f"peak RSS of a traffic run: {observed_rss:.1f} MB, with --monitor {monitored_rss:.1f} MB: the sample took "
+          f"{monitored_rss - observed_rss:.1f} MB (sketches: target <= 50 MB)")  # fmt: skip
     print(f"window length beyond --duration: max {max(overruns):.3f} s (target <= 1 s)")
     return 0
 

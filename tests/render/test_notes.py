@@ -49,6 +49,8 @@ EXAMPLES: dict[str, dict[str, NoteValue]] = {
     "traffic-monitor-cost": {"before": 83621, "during": 44028, "drop": 0.473},
     "traffic-monitor-short": {"seconds": 3.2, "asked": 8.0, "stopped": "max-bytes", "error": None},
     "traffic-trace": {"path": "trace.jsonl", "accesses": 186174},
+    "traffic-cluster": {"masters": ("redis://10.0.0.1:7000", "redis://10.0.0.2:7000")},
+    "traffic-node-failed": {"node": "10.0.0.3:7000", "reason": "connection refused"},
     "cluster-replica-fallback": {"shard": "10.0.0.1:7000", "reason": "10.0.0.2:7000: not in sync with its master"},
     "cluster-master-failed": {"shard": "10.0.0.1:7000", "replica": "10.0.0.2:7000"},
     "cluster-topology-refused": {"used": "CLUSTER SLOTS", "refused": ("CLUSTER SHARDS: NOPERM",)},

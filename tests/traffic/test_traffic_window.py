@@ -321,3 +321,32 @@ def test_keys_of_blocking_reads_in_the_slow_log_and_declared_namespaces_are_queu
         (b"jobs:stream", "namespace jobs:stream", 1, 1),  # a pattern with a glob is no single queue
         (b"jobs:push", "blocking reads in the slow log", 1, 1),
     }
+
+
+def test_a_scan_with_traffic_reports_the_keyspace_and_the_window(server: ServerProcess) -> None:
+    """`scan --traffic`: the scan, then a window, in one report; the KEYS calls counted since the server started
+    and those of the window are two findings, never one sum."""
+    from rediscipline.api.live import LiveScanOptions, scan_live
+
+    redis.Redis(port=server.port).set("order:1:total", "9")
+    with Workload(server, lambda c: c.keys("order:*")):
+        report = scan_live(LiveScanOptions(url=server.url), settings_for(Overrides(isolated=True)), traffic=0.5)
+    assert report.stats.keys == 1 and len(report.stats.traffic) == 1
+    keys = [f for f in report.findings if f.rule_id == "CMD001" and f.code == "keys" and f.worst]
+    windows = [f for f in keys if "during the observed window" in f.message.en]
+    assert len(windows) == 1 and len(keys) - len(windows) >= 1
+    assert windows[0].worst == calls_of(view_of(report))["keys"]
+
+
+@pytest.mark.parametrize(
+    ("target", "value", "said"),
+    [
+        ("redis://127.0.0.1:1", "0", "--traffic"),
+        ("redis://127.0.0.1:1", "61", "--traffic"),
+        ("dump.rdb", "5", "--traffic only apply to a live server"),
+    ],
+)
+def test_scan_traffic_out_of_range_or_on_dumps_is_one_line_and_exit_2(target: str, value: str, said: str) -> None:
+    done = cli("scan", target, "--traffic", value)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and said in done.stderr, done.stderr

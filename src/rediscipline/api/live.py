@@ -12,12 +12,16 @@ from rediscipline.api.defaults import baseline_at, settings_for
 from rediscipline.api.driver import run
 from rediscipline.api.executors import Executor
 from rediscipline.model.report import Report
+from rediscipline.model.source import JobSource, Source
 from rediscipline.rules import default_registry
 from rediscipline.rules.registry import Registry
 from rediscipline.settings.layering import Settings
 from rediscipline.sources.live.cluster_source import ClusterOptions, open_live
 from rediscipline.sources.live.scanner import Progress
 from rediscipline.sources.live.source import LiveScanOptions
+from rediscipline.sources.traffic.cluster import open_traffic
+from rediscipline.sources.traffic.queues import declared_queues
+from rediscipline.sources.traffic.source import TrafficOptions
 
 __all__ = ["ClusterOptions", "LiveScanOptions", "scan_live"]
 
@@ -32,15 +36,26 @@ def scan_live(
     baseline: Path | None = None,
     cluster: ClusterOptions | None = None,
     executor: Executor | None = None,
+    traffic: float | None = None,
 ) -> Report:
     """Scan one server, or the whole cluster it is a node of (`cluster`: how; by default a cluster node is
     detected and its cluster scanned). `summary`: probe what the full keyspace summary needs (TYPE, PTTL,
     MEMORY USAGE and lengths) even when no enabled rule needs it; `baseline`: hide the findings recorded in
-    this file; `executor`: where the shards of a cluster are read (default: here, one after another)."""
+    this file; `executor`: where the shards of a cluster are read (default: here, one after another);
+    `traffic`: then observe what the server (every master of its cluster) is sent for that many seconds, as
+    `rediscipline traffic` does, into the same report."""
     registry = registry or default_registry()
     settings = settings or settings_for(registry=registry)
-    source = open_live(options, cluster, progress)
+    sources: list[Source | JobSource] = [open_live(options, cluster, progress)]
+    if traffic is not None:
+        observed = TrafficOptions(
+            url=options.url,
+            user=options.user,
+            password_env=options.password_env,
+            duration=traffic,
+            timeout=options.timeout,
+            queues=declared_queues(settings.namespaces),
+        )
+        sources.append(open_traffic(observed))
     known = baseline_at(baseline)
-    return run(
-        [source], settings, command="scan", registry=registry, baseline=known, summary=summary, executor=executor
-    )
+    return run(sources, settings, command="scan", registry=registry, baseline=known, summary=summary, executor=executor)

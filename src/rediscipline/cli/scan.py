@@ -33,6 +33,7 @@ from rediscipline.sources.live.defaults import (
     MAX_BATCH,
     MIN_BATCH,
 )
+from rediscipline.sources.traffic.defaults import MAX_DURATION
 
 if TYPE_CHECKING:
     from rediscipline.api.live import ClusterOptions, LiveScanOptions
@@ -135,6 +136,13 @@ def scan_source_options(func: F) -> F:
             "dask://SCHEDULER:8786 (a Dask cluster; pip install 'rediscipline[dask]').",
         ),
         click.option(
+            "--traffic",
+            type=click.FloatRange(min=0, min_open=True, max=MAX_DURATION),
+            metavar="SECONDS",
+            help="Live: after the scan, observe what the server (every master of a cluster) is sent for this many "
+            f"seconds (at most {MAX_DURATION:g}), as `rediscipline traffic` does, into the same report.",
+        ),
+        click.option(
             "--summary",
             is_flag=True,
             help="Live: probe what the full keyspace summary needs (TYPE, PTTL, MEMORY USAGE, lengths) even when "
@@ -181,7 +189,7 @@ def scan_report(params: dict[str, Any], settings: Settings, baseline: Path | Non
             "--seed": params["seed"], "--max-ops": params["max_ops"], "--resume": params["resume"],
             "--allow-stale": params["allow_stale"] or None, "--summary": params["summary"] or None,
             "--cluster/--no-cluster": params["cluster"], "--map": params["address_map"] or None,
-            "--prefer": None if params["prefer"] == "masters" else params["prefer"],
+            "--prefer": None if params["prefer"] == "masters" else params["prefer"], "--traffic": params["traffic"],
         }  # fmt: skip
         given = [name for name, value in live_only.items() if value is not None]
         if given:
@@ -228,6 +236,7 @@ def scan_report(params: dict[str, Any], settings: Settings, baseline: Path | Non
             baseline=baseline,
             cluster=cluster,
             executor=executor,
+            traffic=params["traffic"],
         )
 
 
@@ -321,6 +330,10 @@ def scan_command(
             raise click.UsageError(f"several servers make a fleet report: --format {', '.join(FLEET_FORMATS)}")
         if baseline is not None:
             raise click.UsageError("--baseline applies to one report: scan one server, or use `rediscipline fleet`")
+        if params["traffic"] is not None:
+            raise click.UsageError(
+                "--traffic observes one server (or one cluster): scan one, or use `rediscipline traffic`"
+            )
         fleet = scan_fleet_of(params, settings)
         write_fleet(fleet, settings, output_format=output_format, output=output, color=color, exit_zero=exit_zero)
     report = showing_patterns(scan_report(params, settings, baseline), patterns_shown)

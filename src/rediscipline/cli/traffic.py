@@ -13,10 +13,10 @@ from rediscipline.cli.options import output_options, overrides_from, settings_op
 from rediscipline.render import RENDERERS
 from rediscipline.sources.config.syntax import memory_bytes
 from rediscipline.sources.live.defaults import DEFAULT_TIMEOUT_SECONDS
+from rediscipline.sources.traffic.defaults import DEFAULT_DURATION, MAX_DURATION
 from rediscipline.sources.traffic.hotkeys import DEFAULT_MAX_KEYS
 from rediscipline.sources.traffic.monitor import DEFAULT_MAX_BYTES
 from rediscipline.sources.traffic.queues import REASON_OPTION
-from rediscipline.sources.traffic.source import DEFAULT_DURATION, MAX_DURATION
 
 
 def _size(ctx: click.Context, param: click.Parameter, value: str) -> int:
@@ -115,6 +115,7 @@ def traffic_command(
     **params: Any,
 ) -> None:
     """Observe what a running server is sent for a short window: commands, errors, slow calls, clients.
+    A cluster node: every master of its cluster, over the same window, a section each.
 
     \b
     Read-only and cheap: about a dozen commands in all (INFO and TIME at each end of the window, CONFIG GET,

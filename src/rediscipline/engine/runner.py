@@ -51,7 +51,7 @@ from rediscipline.model.keypattern import (
     infer_parts,
     skeleton_offsets,
 )
-from rediscipline.model.location import SOURCE_CONFIG, SOURCE_KEYS, SOURCE_LIVE, Location
+from rediscipline.model.location import SOURCE_CONFIG, SOURCE_KEYS, SOURCE_LIVE, SOURCE_TRAFFIC, Location
 from rediscipline.model.namespace import NamespacePolicy
 from rediscipline.model.plan import ProbePlan
 from rediscipline.model.report import RuleMeta, Stats, UnreadableKeys
@@ -420,7 +420,9 @@ class Engine:
 
         A command at a place in a file (code) makes findings at that place; others are grouped by command.
         """
-        subject, example = (fact.name, fact.evidence), _command_line(fact)
+        # a window's calls (traffic) and the counts since the server started (a scan) are never summed
+        evidence = f"{fact.evidence}@{SOURCE_TRAFFIC}" if fact.origin.source == SOURCE_TRAFFIC else fact.evidence
+        subject, example = (fact.name, evidence), _command_line(fact)
         at_site = fact.origin.line is not None
         for resolved in self.judge_command(fact):
             if at_site:

@@ -97,6 +97,24 @@ def _trace(p: Params) -> Text:
     )
 
 
+def _cluster(p: Params) -> Text:
+    masters = p["masters"]
+    listed = ", ".join(str(master) for master in masters)
+    return Text(
+        f"a cluster: its {len(masters)} masters were observed over the same window ({listed}); each has a traffic "
+        "section of its own",
+        f"集群：在同一窗口内观察了它的 {len(masters)} 个主节点（{listed}）；每个主节点各有一节请求流量",
+    )
+
+
+def _node_failed(p: Params) -> Text:
+    node, reason = p["node"], p["reason"]
+    return Text(
+        f"master {node} could not be observed, the others were: {reason}",
+        f"主节点 {node} 无法观察，其余主节点照常观察：{reason}",
+    )
+
+
 #: code → text, for the notes of a traffic window.
 TRAFFIC_NOTES: dict[str, Callable[[Params], Text]] = {
     "traffic-cut": _cut,
@@ -107,4 +125,6 @@ TRAFFIC_NOTES: dict[str, Callable[[Params], Text]] = {
     "traffic-monitor-cost": _monitor_cost,
     "traffic-monitor-short": _monitor_short,
     "traffic-trace": _trace,
+    "traffic-cluster": _cluster,
+    "traffic-node-failed": _node_failed,
 }

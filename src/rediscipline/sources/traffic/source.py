@@ -49,6 +49,7 @@ from rediscipline.sources.live.topology import sentinel_error
 from rediscipline.sources.live.url import ServerAddress, parse_address
 from rediscipline.sources.live.wire import LostConnection, Wire, is_error
 from rediscipline.sources.traffic.clients import own_address, parse_clients
+from rediscipline.sources.traffic.defaults import DEFAULT_DURATION, MAX_DURATION
 from rediscipline.sources.traffic.hotkeys import (
     DEFAULT_MAX_KEYS,
     SOURCE_OBJECT_FREQ,
@@ -67,11 +68,6 @@ from rediscipline.sources.traffic.slowlog import SLOWLOG_ENTRIES, newest_id, slo
 from rediscipline.sources.traffic.snapshot import Snapshot, parse_sections, take_snapshot
 from rediscipline.sources.traffic.trace import TraceWriter, trace_file
 from rediscipline.sources.traffic.window import Observed, traffic_view
-
-#: The window's length: by default, and at most (a longer one says no more about a server's habits, and a
-#: command line that observes should end soon).
-DEFAULT_DURATION = 10.0
-MAX_DURATION = 60.0
 
 #: With --monitor, the part of the window before the sample (its throughput is what MONITOR's cost is measured
 #: against): this share of the window, at most BASELINE_MAX seconds.
@@ -143,7 +139,8 @@ def check_duration(duration: float) -> None:
 
 
 class TrafficSource:
-    """One server observed for `options.duration` seconds (the address is parsed when the source is made)."""
+    """One server observed for `options.duration` seconds (the address is parsed when the source is made, or
+    given: a master of a cluster)."""
 
     place = SOURCE_TRAFFIC
     counts_keys = False
@@ -152,12 +149,13 @@ class TrafficSource:
         self,
         options: TrafficOptions,
         *,
+        address: ServerAddress | None = None,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         check_duration(options.duration)
         self.options = options
-        self.address: ServerAddress = parse_address(
+        self.address: ServerAddress = address or parse_address(
             options.url, username=options.user, password_env=options.password_env
         )
         self.inputs = (self.address.display,)

@@ -25,7 +25,7 @@ from rediscipline.render.json_output import report_to_dict
 from tests.support.dask_cluster import local_scheduler
 from tests.support.dataset import populate
 from tests.support.kinds import require_kind
-from tests.support.servers import ServerProcess, free_port, start_server
+from tests.support.servers import ServerProcess, refused_port, start_server
 from tests.support.topologies import Cluster, start_cluster
 
 WHERE = ("inline", "local", "dask")
@@ -108,7 +108,7 @@ def _stable(fleet: dict[str, Any]) -> dict[str, Any]:
 @pytest.mark.parametrize("where", WHERE[1:])
 def test_a_fleet_reports_the_same_wherever_it_runs(servers: list[ServerProcess], scheduler: str, where: str) -> None:
     settings = settings_for()
-    down = f"redis://127.0.0.1:{free_port()}"
+    down = f"redis://127.0.0.1:{refused_port()}"
     targets = [
         FleetTarget(f"cache-{i}", (("team", "t"),), live=LiveScanOptions(url=s.url)) for i, s in enumerate(servers)
     ]

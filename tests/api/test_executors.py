@@ -22,7 +22,7 @@ from rediscipline.api.executors import (
     executor_for,
 )
 from tests.support.dask_cluster import local_scheduler
-from tests.support.servers import free_port, pid_alive
+from tests.support.servers import pid_alive, refused_port
 
 ROOT = Path(__file__).resolve().parents[2]
 SPECS = "local, inline, dask://HOST:PORT, tcp://HOST:PORT or tls://HOST:PORT"
@@ -268,7 +268,7 @@ def test_dask_exception_in_the_function_reaches_the_caller_with_its_type(schedul
 
 
 def test_unreachable_scheduler_is_one_line() -> None:
-    port = free_port()
+    port = refused_port()
     with pytest.raises(ExecutorError) as raised:
         executor_for(f"dask://127.0.0.1:{port}", concurrency=1, connect_timeout=1)
     # the operating system's words when Dask's last attempt got that far within the timeout (on a loaded

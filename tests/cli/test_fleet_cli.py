@@ -15,7 +15,7 @@ from tests.live.conftest import cli_env
 from tests.render.gfm import render
 from tests.render.html.page_parts import parse as parse_html
 from tests.support.kinds import require_kind
-from tests.support.servers import ServerProcess, free_port, start_server
+from tests.support.servers import ServerProcess, refused_port, start_server
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +53,7 @@ def _inventory(tmp_path: Path, servers: list[ServerProcess], *, down: bool) -> P
     for index, server in enumerate(servers):
         lines.append(f'[[target]]\nname = "cache-{index}"\nurl = "{server.url}"\ntags = {{ team = "t{index}" }}\n')
     if down:
-        lines.append(f'[[target]]\nname = "gone"\nurl = "redis://127.0.0.1:{free_port()}"\ntimeout = 1\n')
+        lines.append(f'[[target]]\nname = "gone"\nurl = "redis://127.0.0.1:{refused_port()}"\ntimeout = 1\n')
     path = tmp_path / "fleet.toml"
     path.write_text("\n".join(lines))
     return path
@@ -166,7 +166,7 @@ def test_an_unreachable_scheduler_is_one_line_and_nothing_is_written(
 ) -> None:
     inventory = _inventory(tmp_path, servers, down=False)
     output = tmp_path / "fleet.json"
-    port = free_port()
+    port = refused_port()
     result = _run(
         "fleet", str(inventory), "--format", "json", "--output", str(output), "--executor", f"dask://127.0.0.1:{port}",
         cwd=tmp_path,

@@ -12,7 +12,7 @@ import pytest
 from tests.live.conftest import ScanResult, one_error_line, run_scan
 from tests.support.kinds import require_kind
 from tests.support.monitor import commandstats
-from tests.support.servers import ServerProcess, free_port, start_server
+from tests.support.servers import ServerProcess, refused_port, start_server
 
 
 @pytest.fixture(scope="module")
@@ -156,7 +156,7 @@ def test_output_into_a_missing_folder_every_command(tmp_path: Path, command: tup
 
 
 def test_unreachable_port_mentions_no_default(tmp_path: Path) -> None:
-    port = free_port()
+    port = refused_port()
     line = _refused(run_scan(f"redis://127.0.0.1:{port}", cwd=tmp_path, timeout=60))
     assert line == f"rediscipline: error: cannot connect to redis://127.0.0.1:{port}: connection refused"
 

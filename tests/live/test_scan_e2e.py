@@ -30,7 +30,7 @@ from tests.live.conftest import (
 )
 from tests.support.dataset import Manifest, bulk, pattern_of, populate, reset_idle
 from tests.support.monitor import MonitorRecorder, calls_between, commandstats, forbidden_commands, forbidden_in_stats
-from tests.support.servers import ServerProcess, free_port, start_server, supports_tls, tls_files
+from tests.support.servers import ServerProcess, refused_port, start_server, supports_tls, tls_files
 
 # ---- the main scan, once per kind ------------------------------------------------------------------------------
 
@@ -235,7 +235,7 @@ def _fails_cleanly(result: ScanResult) -> str:
 
 
 def test_unreachable_port(tmp_path: Path) -> None:
-    line = _fails_cleanly(run_scan(f"redis://127.0.0.1:{free_port()}", cwd=tmp_path, timeout=60))
+    line = _fails_cleanly(run_scan(f"redis://127.0.0.1:{refused_port()}", cwd=tmp_path, timeout=60))
     assert "127.0.0.1" in line
 
 
@@ -256,7 +256,7 @@ def test_password_env_variable_unset(protected: Any, tmp_path: Path) -> None:
 
 
 def test_unknown_scheme(tmp_path: Path) -> None:
-    line = _fails_cleanly(run_scan(f"http://127.0.0.1:{free_port()}", cwd=tmp_path, timeout=60))
+    line = _fails_cleanly(run_scan(f"http://127.0.0.1:{refused_port()}", cwd=tmp_path, timeout=60))
     assert "http" in line
 
 

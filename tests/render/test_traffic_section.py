@@ -301,6 +301,7 @@ def test_hostile_values_in_the_html_report() -> None:
         "monitors",
         "buffers",
         "slow-calls",
+        "latency",
         "hot-keys",
         "queues",
     ]

@@ -26,6 +26,7 @@ from rediscipline.model.traffic import (
     ClientInfo,
     CommandWindow,
     HotKey,
+    LatencyEvent,
     MonitorCost,
     QueueStat,
     SlowCall,
@@ -110,6 +111,11 @@ def traffic_view(**changes: object) -> TrafficView:
         ),
         hot_keys_sampled=1_000,
         hot_keys_population=1_000,
+        latency_events=(
+            LatencyEvent("command", int(STARTED) + 4, 250, 900),
+            LatencyEvent("fork\x1b[31m", int(STARTED) + 6, 12, 40),
+        ),
+        latency_threshold_ms=10,
         queues=(
             QueueStat(0, b"jobs:email", "list", "--queue", 100, 400),
             QueueStat(

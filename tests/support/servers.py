@@ -184,6 +184,20 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+#: The sockets of `refused_port`, open until the test process ends.
+_HELD: list[socket.socket] = []
+
+
+def refused_port() -> int:
+    """A port on 127.0.0.1 where a connection is refused for as long as the tests run: bound here and never
+    listened on, so no server of another test (another pytest-xdist worker) can start there meanwhile, as it
+    could on a port `free_port` gave back."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind((HOST, 0))
+    _HELD.append(sock)
+    return int(sock.getsockname()[1])
+
+
 def pid_alive(pid: int) -> bool:
     """Whether a process with this PID exists (a reaped child no longer does)."""
     try:

@@ -168,7 +168,9 @@ def test_a_user_without_monitor_gets_the_rest_with_a_note(server: ServerProcess)
     view = view_of(report)
     assert view.monitor is not None and view.monitor.stopped == "refused"
     refused = {source.name: source.error for source in view.sources if source.error is not None}
-    assert set(refused) == {"MONITOR"} and "monitor" in (refused["MONITOR"] or "").lower()
+    assert set(refused) == {"MONITOR", "LATENCY LATEST"}  # the latter: the latency monitor is off (not refused)
+    assert "monitor" in (refused["MONITOR"] or "").lower()
+    assert (refused["LATENCY LATEST"] or "").startswith("latency-monitor-threshold is 0")
     assert "keys" in {command.name for command in view.commands}
     [note] = [n for n in report.notes if n.code == "traffic-refused"]
     assert any(str(part).startswith("MONITOR: ") for part in note.params["parts"])  # type: ignore[union-attr]

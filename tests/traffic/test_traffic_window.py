@@ -147,11 +147,12 @@ def test_a_user_without_client_list_slowlog_and_config_gets_the_rest(server: Ser
         report = observe_traffic(TrafficOptions(url=url, duration=0.5), settings)
     view = view_of(report)
     refused = {source.name for source in view.sources if source.error is not None}
-    assert refused == {"SLOWLOG GET", "CLIENT LIST", "CONFIG GET", "OBJECT FREQ"}  # the last: no LFU policy
+    # OBJECT FREQ: no LFU policy; LATENCY LATEST: its threshold cannot be read
+    assert refused == {"SLOWLOG GET", "CLIENT LIST", "CONFIG GET", "LATENCY LATEST", "OBJECT FREQ"}
     assert (view.clients, view.slow_calls) == ((), ())
     assert "keys" in calls_of(view) and "noperm" not in {e.lower() for e in view.errors}
     [note] = [n for n in report.notes if n.code == "traffic-refused"]
-    assert len(note.params["parts"]) == 3  # type: ignore[arg-type]
+    assert len(note.params["parts"]) == 4  # type: ignore[arg-type]
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -186,6 +187,7 @@ def test_the_readme_acl_is_enough_for_every_part(server: ServerProcess) -> None:
     admin = redis.Redis(port=server.port)
     admin.execute_command(*line.split())
     admin.config_set("maxmemory-policy", "allkeys-lfu")  # every part, hot keys included
+    admin.config_set("latency-monitor-threshold", 1)  # and latency events
     admin.set("x:1", "v")
     admin.rpush("jobs:q", b"a")
     admin.xadd("events:s", {"n": "1"})
@@ -205,7 +207,7 @@ def test_the_readme_acl_is_enough_for_every_part(server: ServerProcess) -> None:
         (b"jobs:q", 1, 1, 0),
         (b"events:s", 1, 1, 1),
     ]
-    assert [source.error for source in view.sources] == [None] * 5
+    assert [source.error for source in view.sources] == [None] * 6
     assert "keys" in calls_of(view) and view.hot_keys_sampled == 3
     assert not [n for n in report.notes if n.code.startswith("traffic")]
 
@@ -350,3 +352,20 @@ def test_scan_traffic_out_of_range_or_on_dumps_is_one_line_and_exit_2(target: st
     done = cli("scan", target, "--traffic", value)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and said in done.stderr, done.stderr
+
+
+def test_latency_events_of_the_window_are_read_when_the_monitor_is_on() -> None:
+    """With latency-monitor-threshold 5, a DEBUG SLEEP of 20 ms inside the window is a `command` event of at least
+    20 ms; with the threshold at 0 (the default) nothing is read and nothing is refused."""
+    with running("redis70", ["--latency-monitor-threshold", "5", "--enable-debug-command", "yes"]) as started:
+        admin = redis.Redis(port=started.port)
+        with Workload(started, lambda c: (c.execute_command("DEBUG", "SLEEP", "0.02"), threading.Event().wait(0.1))):
+            report = observe(started, 1.0)
+        view = view_of(report)
+        assert view.latency_threshold_ms == 5
+        [command] = [event for event in view.latency_events if event.event == "command"]
+        assert 20 <= command.latest_ms <= command.max_ms and command.time >= int(view.started)
+        admin.config_set("latency-monitor-threshold", 0)
+        quiet = observe(started, 0.5)
+    assert view_of(quiet).latency_events == () and view_of(quiet).latency_threshold_ms == 0
+    assert not [n for n in quiet.notes if n.code == "traffic-refused"]

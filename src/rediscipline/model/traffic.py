@@ -199,6 +199,18 @@ class TrafficSourceInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class LatencyEvent:
+    """A latency event the server's monitor recorded in the window (`LATENCY LATEST`): its name (`command`,
+    `fork`, `expire-cycle`, ...), its latest occurrence (Unix seconds), that one's duration and the largest
+    since the server started (ms)."""
+
+    event: str
+    time: int
+    latest_ms: int
+    max_ms: int
+
+
+@dataclass(frozen=True, slots=True)
 class MonitorCost:
     """What a MONITOR sample cost the server: its commands per second (`total_commands_processed`) in the part
     of the window before the sample and during the sample, each over `seconds` of the server's clock."""
@@ -234,7 +246,9 @@ class TrafficView:
     * `queues`: lists and streams used as queues, with their lengths at each end and their consumer groups;
     * `reset`: a counter went backwards (a restart or `CONFIG RESETSTAT` inside the window): the window's
       differences are unknown and left out, not shown negative;
-    * `monitor`: the MONITOR sample taken inside the window (`--monitor`), and `monitor_cost` what it cost.
+    * `monitor`: the MONITOR sample taken inside the window (`--monitor`), and `monitor_cost` what it cost;
+    * `latency_events`: the latency monitor's events of the window (`LATENCY LATEST`, only when the server's
+      `latency-monitor-threshold`, `latency_threshold_ms`, is above 0).
     """
 
     origin: Location
@@ -258,6 +272,8 @@ class TrafficView:
     queues: tuple[QueueStat, ...] = ()
     monitor: MonitorSample | None = None
     monitor_cost: MonitorCost | None = None
+    latency_events: tuple[LatencyEvent, ...] = ()
+    latency_threshold_ms: int | None = None
 
     @property
     def calls(self) -> int:

@@ -147,6 +147,13 @@ def _view(view: TrafficView, long_names: LongNames) -> dict[str, Any]:
         "hot_keys_sampled": view.hot_keys_sampled,
         "hot_keys_population": view.hot_keys_population,
         "queues": [_queue(view, queue, long_names) for queue in view.queues],
+        "latency": {
+            "threshold_ms": view.latency_threshold_ms,
+            "events": [
+                {"event": cut_text(e.event, QUOTE_LIMIT), "time": e.time, "latest_ms": e.latest_ms, "max_ms": e.max_ms}
+                for e in view.latency_events
+            ],
+        },
         "monitor": None if view.monitor is None else monitor_object(view.monitor, view.monitor_cost, long_names),
         "sources": [
             {

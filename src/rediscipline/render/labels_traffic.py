@@ -88,6 +88,13 @@ TRAFFIC_LABELS = {
     "tr-db": Text("db", "db"),
     "tr-accesses": Text("accesses/s", "每秒访问"),
     "tr-counter-lfu": Text("LFU counter", "LFU 计数"),
+    "tr-latency": Text(
+        "Latency events in the window ({shown} of {total}; LATENCY LATEST, events above {ms} ms)",
+        "窗口内的延迟事件（共 {total} 个，列出 {shown} 个；LATENCY LATEST，超过 {ms} ms 的事件）",
+    ),
+    "tr-event": Text("event", "事件"),
+    "tr-latest-ms": Text("latest (ms)", "最近一次（ms）"),
+    "tr-max-ms": Text("largest since start (ms)", "启动以来最大（ms）"),
     "tr-hot-keys-monitor": Text(
         "Hot keys ({shown} of {found}; MONITOR: {accesses} key accesses over {span} s of the server's clock)",
         "热点 Key（共 {found} 个，列出 {shown} 个；MONITOR：服务端时钟 {span} 秒内的 {accesses} 次 Key 访问）",

@@ -309,6 +309,19 @@ def _slow_log(view: TrafficView, lang: str) -> Iterator[Part]:
         yield Table("slow-calls", title, headers, rows, frozenset({0, 1}))
 
 
+def _latency(view: TrafficView, lang: str) -> Iterator[Table]:
+    if not view.latency_events:
+        return
+    shown = view.latency_events[:ROWS]
+    threshold = f"{view.latency_threshold_ms:,}" if view.latency_threshold_ms is not None else "?"
+    title = label("tr-latency", lang, shown=f"{len(shown):,}", total=f"{len(view.latency_events):,}", ms=threshold)
+    headers = tuple(label(name, lang) for name in ("tr-event", "tr-time", "tr-latest-ms", "tr-max-ms"))
+    rows = tuple(
+        (word(event.event), utc(event.time, "%H:%M:%S"), f"{event.latest_ms:,}", f"{event.max_ms:,}") for event in shown
+    )
+    yield Table("latency", title, headers, rows)
+
+
 def _queues(view: TrafficView, lang: str) -> Iterator[Table]:
     if not view.queues:
         return
@@ -363,7 +376,8 @@ def traffic_section(view: TrafficView, lang: str) -> TrafficSection:
     window = label("tr-window", lang, seconds=f"{view.seconds:,.1f}", start=utc(view.started))
     parts: list[Part] = [*_headline(view, lang)]
     parts += [*_commands(view, lang), *_errors(view, lang), *_stats(view, lang)]
-    parts += [*_clients(view, lang), *_slow_log(view, lang), *hot_keys(view, lang), *_queues(view, lang)]
+    parts += [*_clients(view, lang), *_slow_log(view, lang), *_latency(view, lang), *hot_keys(view, lang)]
+    parts += _queues(view, lang)
     parts += monitor_sample(view, lang)
     if view.sources:
         parts.append(Line(label("tr-sources", lang), "heading"))

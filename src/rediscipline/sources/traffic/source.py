@@ -35,6 +35,7 @@ from rediscipline.model.text import Text
 from rediscipline.model.traffic import (
     DEFAULT_OUTPUT_LIMITS,
     HotKey,
+    LatencyEvent,
     MonitorCost,
     SlowCall,
     TrafficSourceInfo,
@@ -59,6 +60,7 @@ from rediscipline.sources.traffic.hotkeys import (
     read_again,
     walk_counters,
 )
+from rediscipline.sources.traffic.latency import SOURCE_LATENCY, latency_events, latency_threshold
 from rediscipline.sources.traffic.monitor import DEFAULT_MAX_BYTES, sample_monitor
 from rediscipline.sources.traffic.monitor_facts import SOURCE_MONITOR, monitor_calls, monitor_hot_keys
 from rediscipline.sources.traffic.queues import QUEUES_KEPT, queue_reads, queue_stats, read_queues
@@ -100,6 +102,12 @@ BLIND_SPOTS = {
         "counter's ceiling; a key that became hot only inside the window is missed",
         "窗口开始时 LFU 计数最高的 Key 的访问计数（对数、概率性的计数），在窗口结束时再读一次："
         "每秒访问数为估计值，计数封顶时为下限；只在窗口内才变热的 Key 会被遗漏",
+    ),
+    SOURCE_LATENCY: Text(
+        "events longer than latency-monitor-threshold only (none when it is 0, the default), each with its latest "
+        "occurrence only: several in the window show as one",
+        "只记录超过 latency-monitor-threshold 的事件（为 0 即默认值时没有），每种事件只有最近一次："
+        "窗口内的多次只显示为一次",
     ),
     SOURCE_MONITOR: Text(
         "every command the server ran during the sample, with its arguments and client, except administrative "
@@ -181,6 +189,7 @@ class TrafficSource:
         origin = Location(SOURCE_TRAFFIC, self.address.display)
         calls = _Calls(wire)
         limits, threshold, config_error = _settings(calls)
+        latency_threshold_ms, latency_error = latency_threshold(calls.call)
         own_id = calls.call("CLIENT", "ID")
         policy, log_factor, dbs = _lfu_settings(calls)
         candidates, hot_source = self._hot_candidates(wire, policy, dbs)
@@ -201,6 +210,9 @@ class TrafficSource:
             cut, sample, middle = self._wait(began, began + self.options.duration), None, None
         slowlog_reply = calls.call("SLOWLOG", "GET", SLOWLOG_ENTRIES)
         clients_reply = calls.call("CLIENT", "LIST")
+        events: tuple[LatencyEvent, ...] = ()
+        if latency_error is None:
+            events, latency_error = latency_events(calls.call, start.clock or 0.0)
         end = take_snapshot(wire)
         seconds = _seconds(start, end, self._clock() - began)
         hot: tuple[HotKey, ...] = ()
@@ -226,6 +238,7 @@ class TrafficSource:
             _source("SLOWLOG GET", str(slowlog_reply) if is_error(slowlog_reply) else None),
             _source("CLIENT LIST", str(clients_reply) if is_error(clients_reply) else None),
             _source("CONFIG GET", config_error),
+            _source(SOURCE_LATENCY, latency_error),
             hot_source,
         )
         observed = Observed(
@@ -240,6 +253,8 @@ class TrafficSource:
             output_limits=limits,
             slowlog_threshold_us=threshold,
             sources=sources,
+            latency_events=events,
+            latency_threshold_ms=latency_threshold_ms,
             monitor=sample,
             monitor_cost=None if middle is None or sample is None else _cost(start, middle, end),
         )
@@ -337,10 +352,13 @@ class TrafficSource:
             yield note("traffic-cut", seconds=round(cut, 1), asked=self.options.duration)
         if view.reset:
             yield note("traffic-reset")
+        unset = view.latency_threshold_ms == 0  # the latency monitor is off: nothing was refused
         refused = tuple(
             f"{source.name}: {source.error}"
             for source in view.sources
-            if source.error is not None and source.name != SOURCE_OBJECT_FREQ
+            if source.error is not None
+            and source.name != SOURCE_OBJECT_FREQ
+            and not (source.name == SOURCE_LATENCY and unset)
         )
         if refused:
             yield note("traffic-refused", parts=refused)
@@ -382,7 +400,7 @@ class _Calls:
     def call(self, *args: str | int) -> object:
         reply = self.wire.call(*args)
         name = str(args[0]).lower()
-        self.count(f"{name}|{str(args[1]).lower()}" if name in ("client", "slowlog", "config") else name)
+        self.count(f"{name}|{str(args[1]).lower()}" if name in ("client", "slowlog", "config", "latency") else name)
         if is_error(reply):
             self.errors[str(reply).split(" ", 1)[0]] += 1
         return reply

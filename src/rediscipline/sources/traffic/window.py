@@ -19,6 +19,7 @@ from rediscipline.model.traffic import (
     ClientInfo,
     CommandWindow,
     HotKey,
+    LatencyEvent,
     MonitorCost,
     QueueStat,
     SlowCall,
@@ -65,6 +66,8 @@ class Observed:
     sources: tuple[TrafficSourceInfo, ...] = ()
     monitor: MonitorSample | None = None
     monitor_cost: MonitorCost | None = None
+    latency_events: tuple[LatencyEvent, ...] = ()
+    latency_threshold_ms: int | None = None
 
 
 def traffic_view(
@@ -115,6 +118,8 @@ def traffic_view(
         queues=observed.queues,
         monitor=observed.monitor,
         monitor_cost=observed.monitor_cost,
+        latency_events=observed.latency_events,
+        latency_threshold_ms=observed.latency_threshold_ms,
     )
 
 

@@ -144,6 +144,10 @@ class HotKey:
     length: int | None = None
 
 
+#: Where hot keys were measured (`HotKey.source`): a MONITOR sample, or the keys' LFU counters.
+SOURCE_MONITOR = "MONITOR"
+SOURCE_OBJECT_FREQ = "OBJECT FREQ"
+
 #: The LFU counter: where a new key starts and the ceiling (`LFU_INIT_VAL`, 255 in `evict.c`).
 LFU_INIT = 5
 LFU_MAX = 255

@@ -12,13 +12,10 @@ from collections.abc import Iterator
 
 from rediscipline.model.display import QUOTE_LIMIT, display_bytes
 from rediscipline.model.monitor import MonitorSample
-from rediscipline.model.traffic import HotKey, TrafficView
+from rediscipline.model.traffic import SOURCE_MONITOR, HotKey, TrafficView
 from rediscipline.render.labels import label
 from rediscipline.render.numbers import human_bytes
 from rediscipline.render.traffic_parts import ROWS, Line, Part, Table, count, word
-
-#: The source name of hot keys counted by a MONITOR sample (`sources.traffic.monitor_facts.SOURCE_MONITOR`).
-MONITOR = "MONITOR"
 
 
 def hot_keys(view: TrafficView, lang: str) -> Iterator[Table]:
@@ -26,10 +23,9 @@ def hot_keys(view: TrafficView, lang: str) -> Iterator[Table]:
     if not view.hot_keys:
         return
     shown = view.hot_keys[:ROWS]
-    sample = view.monitor
-    by_monitor = shown[0].source == MONITOR and sample is not None
+    sample = view.monitor if shown[0].source == SOURCE_MONITOR else None
     names: tuple[str, ...]
-    if by_monitor and sample is not None:
+    if sample is not None:
         title = label(
             "tr-hot-keys-monitor",
             lang,
@@ -54,7 +50,7 @@ def hot_keys(view: TrafficView, lang: str) -> Iterator[Table]:
     measured: tuple[str, ...]
     for hot in shown:
         accesses = "?" if hot.ops_per_second is None else f"{'≥ ' if hot.saturated else ''}{hot.ops_per_second:,.0f}"
-        if by_monitor:
+        if sample is not None:
             measured = (
                 f"± {hot.ops_error:,.0f}",
                 "?" if hot.bytes_per_second is None else human_bytes(hot.bytes_per_second),

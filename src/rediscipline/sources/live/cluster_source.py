@@ -103,7 +103,7 @@ def open_live(
     parse_address_map(cluster.address_map)  # a malformed --map fails before anything connects
     if address.scheme == "unix" and cluster.cluster is None:
         return LiveSource(options, progress)
-    info = _ask(address, options, _cluster_info)
+    info = _ask(address, options, cluster_info)
     if is_cluster(info):
         return ClusterSource(options, cluster, address, progress)
     if cluster.cluster:
@@ -111,7 +111,7 @@ def open_live(
     return LiveSource(options, progress)
 
 
-def _cluster_info(wire: Wire) -> dict[str, str]:
+def cluster_info(wire: Wire) -> dict[str, str]:
     """INFO's `cluster` section (HELLO's fields when INFO is refused)."""
     reply = wire.call(b"INFO", b"cluster")
     return parse_info(reply) if isinstance(reply, bytes) else hello_info(wire)

@@ -26,10 +26,9 @@ from rediscipline.model.plan import ProbePlan
 from rediscipline.model.source import Fact, SourceOutcome
 from rediscipline.sources.errors import SourceError
 from rediscipline.sources.live.cluster_nodes import node_address, reached
+from rediscipline.sources.live.cluster_source import cluster_info
 from rediscipline.sources.live.cluster_topology import is_cluster, read_topology
 from rediscipline.sources.live.connection import open_connection
-from rediscipline.sources.live.server import parse_info
-from rediscipline.sources.live.topology import hello_info
 from rediscipline.sources.live.url import ServerAddress, parse_address
 from rediscipline.sources.live.wire import LostConnection, Wire
 from rediscipline.sources.traffic.source import TrafficOptions, TrafficSource, check_duration
@@ -53,9 +52,7 @@ def _masters(address: ServerAddress, timeout: float) -> list[ServerAddress] | No
     """The addresses of the masters serving slots when `address` is a cluster node, else None."""
     wire = Wire(open_connection(address, timeout))
     try:
-        reply = wire.call(b"INFO", b"cluster")
-        info = parse_info(reply) if isinstance(reply, bytes) else hello_info(wire)
-        if not is_cluster(info):
+        if not is_cluster(cluster_info(wire)):
             return None
         topology = read_topology(wire, address.display)
     except LostConnection as error:

@@ -18,11 +18,9 @@ import heapq
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from rediscipline.model.traffic import LFU_MAX, HotKey, hits_between
+from rediscipline.model.traffic import LFU_MAX, SOURCE_OBJECT_FREQ, HotKey, hits_between
 from rediscipline.sources.live.wire import Wire, is_error
 
-#: The source name the report gives these hot keys.
-SOURCE_OBJECT_FREQ = "OBJECT FREQ"
 #: Keys per SCAN round trip, and the candidates kept for the second reading.
 SCAN_COUNT = 1000
 CANDIDATES = 100

@@ -20,21 +20,18 @@ from rediscipline.model.keyname import KeyTemplate
 from rediscipline.model.keypattern import infer_parts
 from rediscipline.model.location import Location
 from rediscipline.model.monitor import MonitorSample, TtlShape
-from rediscipline.model.traffic import HotKey
+from rediscipline.model.traffic import SOURCE_MONITOR, HotKey
 from rediscipline.sources.runtime.stream import TTL_REPEATS
+from rediscipline.sources.traffic.monitor_tally import TTL_ARGUMENT
 
-#: The source name the report gives hot keys counted in a MONITOR sample.
-SOURCE_MONITOR = "MONITOR"
-
-#: The redis-py parameter that carries each command's TTL (the rules' messages name it), and whether the
-#: command counts in milliseconds.
+#: The redis-py parameter that carries each command's TTL (the rules' messages name it).
 _TTL_PARAMETER = {
-    "expire": ("time", False),
-    "setex": ("time", False),
-    "pexpire": ("time", True),
-    "psetex": ("time_ms", True),
-    "expireat": ("when", False),
-    "pexpireat": ("when", True),
+    "expire": "time",
+    "setex": "time",
+    "pexpire": "time",
+    "psetex": "time_ms",
+    "expireat": "when",
+    "pexpireat": "when",
 }
 
 
@@ -107,8 +104,8 @@ def _burst(shape: TtlShape, origin: Location) -> CodeCall | None:
     if command in ("set", "getex"):
         parameter, value = ("exat" if shape.burst_absolute else "ex"), shape.burst_ttl_ms // 1000
     else:
-        parameter, in_ms = _TTL_PARAMETER[command]
-        value = shape.burst_ttl_ms if in_ms else shape.burst_ttl_ms // 1000
+        parameter, (_index, ms_per_unit, _absolute) = _TTL_PARAMETER[command], TTL_ARGUMENT[command]
+        value = shape.burst_ttl_ms // ms_per_unit
     literal: Literal = value
     key = _template(shape.example)
     return CodeCall(

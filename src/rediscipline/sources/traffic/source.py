@@ -30,10 +30,13 @@ from rediscipline.model.monitor import STOP_DURATION, STOP_INTERRUPTED, STOP_REF
 from rediscipline.model.note import Note, note
 from rediscipline.model.plan import ProbePlan
 from rediscipline.model.report import ServerSummary
+from rediscipline.model.server import ServerFact
 from rediscipline.model.source import Fact, SourceOutcome
 from rediscipline.model.text import Text
 from rediscipline.model.traffic import (
     DEFAULT_OUTPUT_LIMITS,
+    SOURCE_MONITOR,
+    SOURCE_OBJECT_FREQ,
     HotKey,
     LatencyEvent,
     MonitorCost,
@@ -41,6 +44,7 @@ from rediscipline.model.traffic import (
     TrafficSourceInfo,
     TrafficView,
 )
+from rediscipline.redis_meta.commands import CONTAINERS
 from rediscipline.sources.config.syntax import memory_bytes, strict_int
 from rediscipline.sources.errors import SourceError
 from rediscipline.sources.live.connection import open_connection
@@ -53,7 +57,6 @@ from rediscipline.sources.traffic.clients import own_address, parse_clients
 from rediscipline.sources.traffic.defaults import DEFAULT_DURATION, MAX_DURATION
 from rediscipline.sources.traffic.hotkeys import (
     DEFAULT_MAX_KEYS,
-    SOURCE_OBJECT_FREQ,
     Candidates,
     hot_keys,
     is_lfu,
@@ -62,7 +65,7 @@ from rediscipline.sources.traffic.hotkeys import (
 )
 from rediscipline.sources.traffic.latency import SOURCE_LATENCY, latency_events, latency_threshold
 from rediscipline.sources.traffic.monitor import DEFAULT_MAX_BYTES, sample_monitor
-from rediscipline.sources.traffic.monitor_facts import SOURCE_MONITOR, monitor_calls, monitor_hot_keys
+from rediscipline.sources.traffic.monitor_facts import monitor_calls, monitor_hot_keys
 from rediscipline.sources.traffic.queues import QUEUES_KEPT, queue_reads, queue_stats, read_queues
 from rediscipline.sources.traffic.replies import reply_int
 from rediscipline.sources.traffic.sizes import read_sizes
@@ -400,7 +403,7 @@ class _Calls:
     def call(self, *args: str | int) -> object:
         reply = self.wire.call(*args)
         name = str(args[0]).lower()
-        self.count(f"{name}|{str(args[1]).lower()}" if name in ("client", "slowlog", "config", "latency") else name)
+        self.count(f"{name}|{str(args[1]).lower()}" if name in CONTAINERS and len(args) > 1 else name)
         if is_error(reply):
             self.errors[str(reply).split(" ", 1)[0]] += 1
         return reply
@@ -500,16 +503,13 @@ def _source(name: str, error: str | None) -> TrafficSourceInfo:
 
 def _summary(display: str, end: Snapshot) -> ServerSummary:
     """The report's header: the server as INFO described it at the end of the window."""
-    server = end.section("server")
-    flavor = "valkey" if "valkey_version" in server or server.get("server_name") == "valkey" else "redis"
-    version = server.get("valkey_version") or server.get("redis_version") or "?"
-    maxmemory = end.field_int("memory", "maxmemory")
+    described = ServerFact(Location(SOURCE_TRAFFIC, display), info={**end.section("server"), **end.section("memory")})
     return ServerSummary(
         address=display,
-        flavor=flavor,
-        version=version,
-        role=server.get("redis_mode"),
-        used_memory=end.field_int("memory", "used_memory"),
-        maxmemory=maxmemory or None,
-        maxmemory_policy=end.section("memory").get("maxmemory_policy"),
+        flavor=described.flavor,
+        version=described.version,
+        role=described.info.get("redis_mode"),
+        used_memory=described.info_int("used_memory"),
+        maxmemory=described.maxmemory or None,
+        maxmemory_policy=described.maxmemory_policy,
     )

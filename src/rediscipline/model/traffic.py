@@ -144,6 +144,35 @@ class HotKey:
     length: int | None = None
 
 
+#: INFO stats counters the window reports the difference of, when the server has them.
+WINDOW_COUNTERS = (
+    "total_connections_received",
+    "total_commands_processed",
+    "total_net_input_bytes",
+    "total_net_output_bytes",
+    "rejected_connections",
+    "expired_keys",
+    "evicted_keys",
+    "keyspace_hits",
+    "keyspace_misses",
+    "total_error_replies",
+    "unexpected_error_replies",
+    "total_reads_processed",
+    "total_writes_processed",
+    "client_output_buffer_limit_disconnections",
+    "client_query_buffer_limit_disconnections",
+)
+
+#: Those of them that count rare events (a connection refused, a client disconnected for its buffer): their
+#: rate per second says nothing.
+RARE_COUNTERS = frozenset(
+    {
+        "rejected_connections",
+        "client_output_buffer_limit_disconnections",
+        "client_query_buffer_limit_disconnections",
+    }
+)
+
 #: Where hot keys were measured (`HotKey.source`): a MONITOR sample, or the keys' LFU counters.
 SOURCE_MONITOR = "MONITOR"
 SOURCE_OBJECT_FREQ = "OBJECT FREQ"

@@ -18,6 +18,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from rediscipline.model.display import QUOTE_LIMIT, TEXT_LIMIT, display_bytes, display_text, inert
 from rediscipline.model.traffic import (
     DEFAULT_OUTPUT_LIMITS,
+    RARE_COUNTERS,
+    WINDOW_COUNTERS,
     ClientInfo,
     CommandWindow,
     SlowCall,
@@ -48,22 +50,9 @@ CLIENT_ROWS = 5
 ARGS_SHOWN = 6
 ARG_LIMIT = 40
 #: Counters of `TrafficView.stats` that are counts of bytes, and those whose rate per second says something
-#: (the others count rare events: a connection refused, a client disconnected for its buffer).
+#: (all but the rare events: a connection refused, a client disconnected for its buffer).
 BYTE_COUNTERS = frozenset({"total_net_input_bytes", "total_net_output_bytes"})
-RATE_COUNTERS = frozenset({
-    "total_connections_received",
-    "total_commands_processed",
-    "total_net_input_bytes",
-    "total_net_output_bytes",
-    "expired_keys",
-    "evicted_keys",
-    "keyspace_hits",
-    "keyspace_misses",
-    "total_error_replies",
-    "unexpected_error_replies",
-    "total_reads_processed",
-    "total_writes_processed",
-})  # fmt: skip
+RATE_COUNTERS = frozenset(name for name in WINDOW_COUNTERS if name not in RARE_COUNTERS)
 
 
 def client_label(client: ClientInfo) -> str:

@@ -16,6 +16,7 @@ from rediscipline.model.location import Location
 from rediscipline.model.monitor import MonitorSample
 from rediscipline.model.traffic import (
     DEFAULT_OUTPUT_LIMITS,
+    WINDOW_COUNTERS,
     ClientInfo,
     CommandWindow,
     HotKey,
@@ -28,25 +29,6 @@ from rediscipline.model.traffic import (
 )
 from rediscipline.sources.live.server import pairs
 from rediscipline.sources.traffic.snapshot import Snapshot
-
-#: INFO stats counters the window reports the difference of, when the server has them.
-STATS_COUNTERS = (
-    "total_connections_received",
-    "total_commands_processed",
-    "total_net_input_bytes",
-    "total_net_output_bytes",
-    "rejected_connections",
-    "expired_keys",
-    "evicted_keys",
-    "keyspace_hits",
-    "keyspace_misses",
-    "total_error_replies",
-    "unexpected_error_replies",
-    "total_reads_processed",
-    "total_writes_processed",
-    "client_output_buffer_limit_disconnections",
-    "client_query_buffer_limit_disconnections",
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,7 +193,7 @@ def _errorstats(snapshot: Snapshot) -> dict[str, int]:
 
 
 def _stats(snapshot: Snapshot) -> dict[str, int]:
-    return {name: value for name in STATS_COUNTERS if (value := snapshot.field_int("stats", name)) is not None}
+    return {name: value for name in WINDOW_COUNTERS if (value := snapshot.field_int("stats", name)) is not None}
 
 
 def _latency(snapshot: Snapshot) -> dict[str, tuple[float | None, float | None]]:

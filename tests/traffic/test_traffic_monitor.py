@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -24,7 +25,7 @@ from rediscipline.model.report import Report
 from rediscipline.settings.loader import Overrides
 from rediscipline.sources.traffic.trace import read_trace
 from tests.support.kinds import running
-from tests.support.servers import ServerProcess
+from tests.support.servers import ServerProcess, start_server
 from tests.traffic.workload import Workload, view_of
 
 
@@ -236,3 +237,18 @@ def test_the_cli_writes_the_sample_as_json(server: ServerProcess, tmp_path: Path
     hottest = window["hot_keys"][0]
     assert hottest["source"] == "MONITOR" and hottest["key"].startswith("k:")
     assert base64.b64decode(hottest.get("key_b64", base64.b64encode(hottest["key"].encode()))).startswith(b"k:")
+
+
+def test_a_wrong_password_is_one_line_exit_2_and_never_printed() -> None:
+    """A refused password, given in the URL or through --password-env, with --monitor: one line, exit 2, and
+    neither the wrong nor the right password appears in the output."""
+    with start_server("redis70", password="s3cr#t-right") as started:
+        in_url = cli("traffic", f"redis://:n0t-1t@127.0.0.1:{started.port}", "--duration", "0.5", "--monitor")
+        by_env = subprocess.run(
+            [sys.executable, "-m", "rediscipline", "traffic", started.url, "--password-env", "WRONG", "--monitor"],
+            capture_output=True, text=True, timeout=120, check=False, env={**os.environ, "WRONG": "n0t-1t"},
+        )  # fmt: skip
+    for done in (in_url, by_env):
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr.count("\n") == 1 and "authentication failed" in done.stderr, done.stderr
+        assert "n0t-1t" not in done.stderr and "s3cr#t-right" not in done.stderr

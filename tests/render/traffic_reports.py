@@ -29,6 +29,8 @@ from rediscipline.model.traffic import (
     LatencyEvent,
     MonitorCost,
     QueueStat,
+    SlotHeat,
+    SlotHeatView,
     SlowCall,
     StreamGroup,
     TrafficSourceInfo,
@@ -185,7 +187,7 @@ def monitor_sample() -> MonitorSample:
 
 def monitored_report() -> Report:
     """The report of a window observed with --monitor: hot keys from the sample with their sizes, and the calls
-    the sample's shapes stand for."""
+    the sample's shapes stand for; the window is a cluster master's, with its hot slots."""
     sample = monitor_sample()
     view = traffic_view(
         monitor=sample,
@@ -194,6 +196,15 @@ def monitored_report() -> Report:
             replace(hot, type="hash", length=12_000, memory=672_400) if hot.key.startswith(b"live") else hot
             for hot in monitor_hot_keys(sample)
         ),
-        sources=(TrafficSourceInfo("MONITOR", BLIND_SPOTS["MONITOR"]),),
+        sources=(
+            TrafficSourceInfo("MONITOR", BLIND_SPOTS["MONITOR"]),
+            TrafficSourceInfo("CLUSTER SLOT-STATS", BLIND_SPOTS["CLUSTER SLOT-STATS"]),
+        ),
+        slot_heat=SlotHeatView(
+            5_461,
+            2_000_000,
+            50_000_000,
+            (SlotHeat(866, 1_500_000, 40_000_000, 1), SlotHeat(12, 20_000, 1_000_000, 310)),
+        ),
     )
     return traffic_report(view, extra=tuple(monitor_calls(sample, view.origin)))

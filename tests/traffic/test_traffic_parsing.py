@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from rediscipline.model.location import SOURCE_TRAFFIC, Location
-from rediscipline.model.traffic import TrafficView
+from rediscipline.model.traffic import SlotHeat, TrafficView
 from rediscipline.sources.traffic.clients import CLIENTS_KEPT, VALUE_LIMIT, parse_clients
+from rediscipline.sources.traffic.slots import slot_heat
 from rediscipline.sources.traffic.slowlog import newest_id, slow_calls
 from rediscipline.sources.traffic.snapshot import Snapshot, parse_sections
 from rediscipline.sources.traffic.source import parse_output_limits
@@ -138,3 +139,16 @@ def test_counters_that_go_backwards_make_the_window_unknown() -> None:
     ):
         view = window(start, end)
         assert view.reset and view.commands == () and view.stats == {}
+
+
+def test_slot_heat_is_the_difference_of_two_readings() -> None:
+    """Slots in both readings are diffed; a slot that moved in (only at the end) or whose counters went back
+    (it moved away and back) is left out; idle slots count in the totals but are not hot; hottest CPU first,
+    then bytes."""
+    start = {1: (3, 100, 1_000), 2: (0, 50, 500), 3: (9, 400, 4_000), 4: (1, 10, 10), 5: (0, 0, 0)}
+    end = {1: (4, 900, 1_500), 2: (0, 50, 900), 3: (9, 300, 5_000), 4: (1, 10, 10), 5: (0, 0, 0), 6: (2, 70, 70)}
+    heat = slot_heat(start, end)
+    assert heat.slots == 4  # 1, 2, 4 and 5: 3 went back, 6 moved in
+    assert (heat.cpu_usec, heat.network_bytes) == (800, 900)
+    assert heat.hot == (SlotHeat(1, 800, 500, 4), SlotHeat(2, 0, 400, 0))
+    assert heat.cpu_share(heat.hot[0]) == 1.0

@@ -244,6 +244,37 @@ class LatencyEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class SlotHeat:
+    """One hash slot's part of its master's work in the window (`CLUSTER SLOT-STATS` at each end, diffed): the
+    main thread's µs spent on commands of the slot's keys, the bytes those commands brought in and sent out,
+    and the keys it held at the end."""
+
+    slot: int
+    cpu_usec: int
+    network_bytes: int
+    keys: int
+
+
+@dataclass(frozen=True, slots=True)
+class SlotHeatView:
+    """A master's hot slots over the window: the slots with the most CPU time (then bytes), at most
+    `HOT_SLOTS_KEPT`, out of `slots` measured at both ends; `cpu_usec` and `network_bytes` are the totals
+    over all of them (what a slot's share is of)."""
+
+    slots: int
+    cpu_usec: int
+    network_bytes: int
+    hot: tuple[SlotHeat, ...] = ()
+
+    def cpu_share(self, heat: SlotHeat) -> float | None:
+        return heat.cpu_usec / self.cpu_usec if self.cpu_usec > 0 else None
+
+
+#: Hot slots a master's view keeps.
+HOT_SLOTS_KEPT = 20
+
+
+@dataclass(frozen=True, slots=True)
 class MonitorCost:
     """What a MONITOR sample cost the server: its commands per second (`total_commands_processed`) in the part
     of the window before the sample and during the sample, each over `seconds` of the server's clock."""
@@ -281,7 +312,9 @@ class TrafficView:
       differences are unknown and left out, not shown negative;
     * `monitor`: the MONITOR sample taken inside the window (`--monitor`), and `monitor_cost` what it cost;
     * `latency_events`: the latency monitor's events of the window (`LATENCY LATEST`, only when the server's
-      `latency-monitor-threshold`, `latency_threshold_ms`, is above 0).
+      `latency-monitor-threshold`, `latency_threshold_ms`, is above 0);
+    * `slot_heat`: a cluster master's hottest slots (`CLUSTER SLOT-STATS`, only when the server collects
+      `cluster-slot-stats-enabled`), None elsewhere.
     """
 
     origin: Location
@@ -307,6 +340,7 @@ class TrafficView:
     monitor_cost: MonitorCost | None = None
     latency_events: tuple[LatencyEvent, ...] = ()
     latency_threshold_ms: int | None = None
+    slot_heat: SlotHeatView | None = None
 
     @property
     def calls(self) -> int:

@@ -100,6 +100,29 @@ def _queue(view: TrafficView, queue: QueueStat, long_names: LongNames) -> dict[s
     }
 
 
+def _slot_heat(view: TrafficView) -> dict[str, Any] | None:
+    heat = view.slot_heat
+    if heat is None:
+        return None
+    return {
+        "slots": heat.slots,
+        "cpu_usec": heat.cpu_usec,
+        "network_bytes": heat.network_bytes,
+        "hot": [
+            {
+                "slot": slot.slot,
+                "cpu_usec": slot.cpu_usec,
+                "cpu_usec_per_second": _rounded(view.per_second(slot.cpu_usec)),
+                "cpu_share": None if (share := heat.cpu_share(slot)) is None else round(share, 4),
+                "network_bytes": slot.network_bytes,
+                "network_bytes_per_second": _rounded(view.per_second(slot.network_bytes)),
+                "keys": slot.keys,
+            }
+            for slot in heat.hot
+        ],
+    }
+
+
 def _view(view: TrafficView, long_names: LongNames) -> dict[str, Any]:
     errors = sorted(view.errors.items(), key=lambda item: (-item[1], item[0]))
     return {
@@ -154,6 +177,7 @@ def _view(view: TrafficView, long_names: LongNames) -> dict[str, Any]:
                 for e in view.latency_events
             ],
         },
+        "slot_heat": _slot_heat(view),
         "monitor": None if view.monitor is None else monitor_object(view.monitor, view.monitor_cost, long_names),
         "sources": [
             {

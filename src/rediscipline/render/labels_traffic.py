@@ -99,6 +99,15 @@ TRAFFIC_LABELS = {
         "Hot keys ({shown} of {found}; MONITOR: {accesses} key accesses over {span} s of the server's clock)",
         "热点 Key（共 {found} 个，列出 {shown} 个；MONITOR：服务端时钟 {span} 秒内的 {accesses} 次 Key 访问）",
     ),
+    "tr-hot-slots": Text(
+        "Hot slots ({shown} with the most CPU time; CLUSTER SLOT-STATS: {cpu} µs of CPU and {size} over {slots} "
+        "slots in the window)",
+        "热点哈希槽（CPU 时间最多的 {shown} 个；CLUSTER SLOT-STATS：窗口内 {slots} 个槽共 {cpu} µs CPU、{size}）",
+    ),
+    "tr-slot": Text("slot", "槽"),
+    "tr-cpu-rate": Text("CPU µs/s", "每秒 CPU µs"),
+    "tr-cpu-share": Text("share of CPU", "CPU 占比"),
+    "tr-keys": Text("keys", "Key 数"),
     "tr-within": Text("error (±)", "误差（±）"),
     "tr-bytes-rate": Text("bytes/s", "每秒字节"),
     "tr-length": Text("length", "长度"),

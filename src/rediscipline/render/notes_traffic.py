@@ -115,6 +115,16 @@ def _node_failed(p: Params) -> Text:
     )
 
 
+def _slot_stats_off(_p: Params) -> Text:
+    return Text(
+        "slot heat not measured: the cluster's cluster-slot-stats-enabled is no, so CLUSTER SLOT-STATS counts keys "
+        "per slot but not the CPU time and bytes that show which slots the load comes from (this tool never sets "
+        "it)",
+        "未测量哈希槽热度：集群的 cluster-slot-stats-enabled 为 no，CLUSTER SLOT-STATS 只统计每个槽的 Key 数，"
+        "不统计能看出负载来自哪些槽的 CPU 时间与字节（本工具从不修改它）",
+    )
+
+
 #: code → text, for the notes of a traffic window.
 TRAFFIC_NOTES: dict[str, Callable[[Params], Text]] = {
     "traffic-cut": _cut,
@@ -127,4 +137,5 @@ TRAFFIC_NOTES: dict[str, Callable[[Params], Text]] = {
     "traffic-trace": _trace,
     "traffic-cluster": _cluster,
     "traffic-node-failed": _node_failed,
+    "traffic-slot-stats-off": _slot_stats_off,
 }

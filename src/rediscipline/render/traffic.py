@@ -42,7 +42,7 @@ from rediscipline.render.traffic_parts import (
     utc,
     word,
 )
-from rediscipline.render.traffic_sample import hot_keys, monitor_sample
+from rediscipline.render.traffic_sample import hot_keys, hot_slots, monitor_sample
 
 #: Rows of each client table at most (the JSON report has every one the view kept).
 CLIENT_ROWS = 5
@@ -366,6 +366,7 @@ def traffic_section(view: TrafficView, lang: str) -> TrafficSection:
     parts: list[Part] = [*_headline(view, lang)]
     parts += [*_commands(view, lang), *_errors(view, lang), *_stats(view, lang)]
     parts += [*_clients(view, lang), *_slow_log(view, lang), *_latency(view, lang), *hot_keys(view, lang)]
+    parts += hot_slots(view, lang)
     parts += _queues(view, lang)
     parts += monitor_sample(view, lang)
     if view.sources:

@@ -1,6 +1,7 @@
 """The parts of a traffic section about keys and command shapes: the hot keys (from `OBJECT FREQ` or a MONITOR
-sample) and, with `--monitor`, what the sample showed: hot keys by bytes, multi-key calls, MULTI blocks,
-writes without a TTL, repeated TTLs, blocking reads and the busiest clients.
+sample), a cluster master's hot slots (`CLUSTER SLOT-STATS`) and, with `--monitor`, what the sample showed:
+hot keys by bytes, multi-key calls, MULTI blocks, writes without a TTL, repeated TTLs, blocking reads and the
+busiest clients.
 
 Each count from a sketch is shown with its error bound (`± n`), each table with how much the sample covered,
 so a reader knows how far to trust a row. Cells are escaped and bounded here, as in `render.traffic`.
@@ -60,6 +61,35 @@ def hot_keys(view: TrafficView, lang: str) -> Iterator[Table]:
         rows.append((display_bytes(hot.key, QUOTE_LIMIT), str(hot.db), accesses, *measured, *_size(hot)))
     headers = tuple(label(name, lang) for name in names)
     yield Table("hot-keys", title, headers, tuple(rows), frozenset({0, len(headers) - 3}))
+
+
+def hot_slots(view: TrafficView, lang: str) -> Iterator[Table]:
+    """A cluster master's slots with the most CPU time in the window, with their share of the master's."""
+    heat = view.slot_heat
+    if heat is None or not heat.hot:
+        return
+    shown = heat.hot[:ROWS]
+    title = label(
+        "tr-hot-slots",
+        lang,
+        shown=f"{len(shown):,}",
+        slots=f"{heat.slots:,}",
+        cpu=f"{heat.cpu_usec:,}",
+        size=human_bytes(heat.network_bytes),
+    )
+    names = ("tr-slot", "tr-cpu-rate", "tr-cpu-share", "tr-bytes-rate", "tr-keys")
+    rows = []
+    for slot in shown:
+        share = heat.cpu_share(slot)
+        rows.append((
+            str(slot.slot),
+            f"{view.per_second(slot.cpu_usec):,.0f}",
+            "?" if share is None else f"{share:.1%}",
+            human_bytes(view.per_second(slot.network_bytes)),
+            f"{slot.keys:,}",
+        ))  # fmt: skip
+    headers = tuple(label(name, lang) for name in names)
+    yield Table("hot-slots", title, headers, tuple(rows), frozenset())
 
 
 def _size(hot: HotKey) -> tuple[str, str, str]:

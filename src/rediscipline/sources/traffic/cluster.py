@@ -6,9 +6,10 @@ topology, `sources.live.cluster_topology`) are each observed by a `TrafficSource
 threads of this process, so that their windows cover the same seconds; each yields its facts (the commands it
 ran, its view) with its own address as their origin, and the report has one traffic section per master.
 
-A master that cannot be observed (down, refusing this user) is a note, and the others go on. A Ctrl-C ends
-every window at once (each takes its closing snapshot then). Notes the masters share (MONITOR's cost, a
-refused part) are said for each master that had them, each starting with the master.
+Each master also reads the heat of the slots it serves (`sources.traffic.slots`). A master that cannot be
+observed (down, refusing this user) is a note, and the others go on. A Ctrl-C ends every window at once (each
+takes its closing snapshot then). Notes of a master (MONITOR's cost, a refused part) are said for each master
+that had them, each starting with the master; a setting the masters share (`CLUSTER_WIDE_NOTES`) once.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
+from rediscipline.model.cluster import SlotRange
 from rediscipline.model.location import SOURCE_TRAFFIC
 from rediscipline.model.note import Note, note
 from rediscipline.model.plan import ProbePlan
@@ -32,6 +34,12 @@ from rediscipline.sources.live.connection import open_connection
 from rediscipline.sources.live.url import ServerAddress, parse_address
 from rediscipline.sources.live.wire import LostConnection, Wire
 from rediscipline.sources.traffic.source import TrafficOptions, TrafficSource, check_duration
+
+#: A master of the cluster: its address and the slot ranges it serves.
+Master = tuple[ServerAddress, tuple[SlotRange, ...]]
+
+#: Notes said once for the whole cluster, not once per master: a setting the masters share.
+CLUSTER_WIDE_NOTES = frozenset({"traffic-slot-stats-off"})
 
 
 def open_traffic(options: TrafficOptions) -> TrafficSource | ClusterTrafficSource:
@@ -48,8 +56,9 @@ def open_traffic(options: TrafficOptions) -> TrafficSource | ClusterTrafficSourc
     return ClusterTrafficSource(options, address, masters)
 
 
-def _masters(address: ServerAddress, timeout: float) -> list[ServerAddress] | None:
-    """The addresses of the masters serving slots when `address` is a cluster node, else None."""
+def _masters(address: ServerAddress, timeout: float) -> list[Master] | None:
+    """The masters serving slots, each with its address and slot ranges, when `address` is a cluster node,
+    else None."""
     wire = Wire(open_connection(address, timeout))
     try:
         if not is_cluster(cluster_info(wire)):
@@ -60,7 +69,7 @@ def _masters(address: ServerAddress, timeout: float) -> list[ServerAddress] | No
     finally:
         wire.close()
     return [
-        node_address(address, shard.master, {})
+        (node_address(address, shard.master, {}), shard.slots)
         for shard in topology.shards
         if shard.master is not None and shard.slots and shard.master.health == "online"
     ]
@@ -72,7 +81,7 @@ class ClusterTrafficSource:
     place = SOURCE_TRAFFIC
     counts_keys = False
 
-    def __init__(self, options: TrafficOptions, seed: ServerAddress, masters: list[ServerAddress]) -> None:
+    def __init__(self, options: TrafficOptions, seed: ServerAddress, masters: list[Master]) -> None:
         if not masters:
             raise SourceError(f"{seed.display} is a cluster node, but no master of its cluster serves slots")
         self.options = options
@@ -82,9 +91,10 @@ class ClusterTrafficSource:
             TrafficSource(
                 replace(options, url=None, save_trace=_trace_of(options, index, len(masters))),
                 address=master,
+                slots=slots,
                 sleep=self._sleep,
             )
-            for index, master in enumerate(masters)
+            for index, (master, slots) in enumerate(masters)
         ]
         self._outcome = SourceOutcome()
 
@@ -115,7 +125,11 @@ class ClusterTrafficSource:
                 raise error
             yield from future.result()
             outcome = source.outcome()
-            notes += [note(n.code, **{**n.params, "shard": reached(source.address)}) for n in outcome.notes]
+            for said in outcome.notes:
+                if said.code not in CLUSTER_WIDE_NOTES:
+                    notes.append(note(said.code, **{**said.params, "shard": reached(source.address)}))
+                elif said not in notes:
+                    notes.append(said)
             if outcome.server is not None:
                 servers.append(outcome.server)
         if not servers:

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from rediscipline.model.cluster import SlotRange
 from rediscipline.model.display import PATH_LIMIT, display_bytes
 from rediscipline.model.facts import EVIDENCE_COMMANDSTATS, EVIDENCE_SLOWLOG, CommandFact
 from rediscipline.model.location import SOURCE_TRAFFIC, Location
@@ -69,6 +70,7 @@ from rediscipline.sources.traffic.monitor_facts import monitor_calls, monitor_ho
 from rediscipline.sources.traffic.queues import QUEUES_KEPT, queue_reads, queue_stats, read_queues
 from rediscipline.sources.traffic.replies import reply_int
 from rediscipline.sources.traffic.sizes import read_sizes
+from rediscipline.sources.traffic.slots import METRICS_OFF, SOURCE_SLOT_STATS, SlotReading
 from rediscipline.sources.traffic.slowlog import SLOWLOG_ENTRIES, newest_id, slow_calls
 from rediscipline.sources.traffic.snapshot import Snapshot, parse_sections, take_snapshot
 from rediscipline.sources.traffic.trace import TraceWriter, trace_file
@@ -121,6 +123,13 @@ BLIND_SPOTS = {
         "（MULTI 块可见）；unix socket 客户端共用一个名字；计数来自有界的概要结构（各带误差）；运行期间消耗服务端吞吐，"
         "读满 --monitor-max-bytes 即停止",
     ),
+    SOURCE_SLOT_STATS: Text(
+        "per hash slot of a cluster master, the main thread's CPU time and the network bytes of the commands on "
+        "its keys, read at each end of the window: no keys, no commands; only when the server collects them "
+        "(cluster-slot-stats-enabled)",
+        "集群主节点每个哈希槽的主线程 CPU 时间与其 Key 上命令的网络字节，在窗口两端各读一次：没有 Key、没有命令；"
+        "仅当服务端采集时（cluster-slot-stats-enabled）",
+    ),
     "CONFIG GET": Text(
         "the output buffer limits and the slow log threshold the view compares with (the server's defaults "
         "when refused)",
@@ -151,7 +160,7 @@ def check_duration(duration: float) -> None:
 
 class TrafficSource:
     """One server observed for `options.duration` seconds (the address is parsed when the source is made, or
-    given: a master of a cluster)."""
+    given: a master of a cluster, with the slot ranges it serves, whose heat is read over the window)."""
 
     place = SOURCE_TRAFFIC
     counts_keys = False
@@ -161,6 +170,7 @@ class TrafficSource:
         options: TrafficOptions,
         *,
         address: ServerAddress | None = None,
+        slots: Sequence[SlotRange] | None = None,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -171,6 +181,7 @@ class TrafficSource:
         )
         self.inputs = (self.address.display,)
         self._db = self.address.db or 0  # the database the queues are in: the URL's
+        self._slots = slots
         self._sleep, self._clock = sleep, clock
         self._outcome = SourceOutcome()
         self._trace_written: tuple[str, int] | None = None
@@ -202,6 +213,9 @@ class TrafficSource:
         last_slow = newest_id(history)
         queues = self._queue_candidates(() if is_error(history) else slow_calls(history))
         queues_start = read_queues(wire, self._db, list(queues))
+        slot_reading = None if self._slots is None else SlotReading(self._slots)
+        if slot_reading is not None:
+            slot_reading.start(wire)
         calls.reset()  # what we send from here on lands inside the window
         start = take_snapshot(wire)
         calls.count("info", "time")
@@ -218,6 +232,7 @@ class TrafficSource:
             events, latency_error = latency_events(calls.call, start.clock or 0.0)
         end = take_snapshot(wire)
         seconds = _seconds(start, end, self._clock() - began)
+        slot_heat = None if slot_reading is None else slot_reading.finish(wire)
         hot: tuple[HotKey, ...] = ()
         if sample is not None:
             hot = monitor_hot_keys(sample)
@@ -236,7 +251,7 @@ class TrafficSource:
                 queues.setdefault(key, reason)
         queues_end = read_queues(wire, self._db, list(queues))
         clients, total = parse_clients(listed, reply_int(own_id))
-        sources = (
+        sources: tuple[TrafficSourceInfo, ...] = (
             _source("INFO commandstats", start.refused.get("commandstats")),
             _source("SLOWLOG GET", str(slowlog_reply) if is_error(slowlog_reply) else None),
             _source("CLIENT LIST", str(clients_reply) if is_error(clients_reply) else None),
@@ -244,6 +259,8 @@ class TrafficSource:
             _source(SOURCE_LATENCY, latency_error),
             hot_source,
         )
+        if slot_reading is not None:
+            sources += (_source(SOURCE_SLOT_STATS, slot_reading.error),)
         observed = Observed(
             clients=clients,
             clients_total=total,
@@ -260,6 +277,7 @@ class TrafficSource:
             latency_threshold_ms=latency_threshold_ms,
             monitor=sample,
             monitor_cost=None if middle is None or sample is None else _cost(start, middle, end),
+            slot_heat=slot_heat,
         )
         view = traffic_view(
             origin, start, end, seconds=seconds, observed=observed, own=calls.sent, own_errors=calls.errors
@@ -356,15 +374,19 @@ class TrafficSource:
         if view.reset:
             yield note("traffic-reset")
         unset = view.latency_threshold_ms == 0  # the latency monitor is off: nothing was refused
+        slots_off = any(s.name == SOURCE_SLOT_STATS and s.error == METRICS_OFF for s in view.sources)
         refused = tuple(
             f"{source.name}: {source.error}"
             for source in view.sources
             if source.error is not None
             and source.name != SOURCE_OBJECT_FREQ
             and not (source.name == SOURCE_LATENCY and unset)
+            and source.name != SOURCE_SLOT_STATS  # a server before slot statistics: its sources line says so
         )
         if refused:
             yield note("traffic-refused", parts=refused)
+        if slots_off:
+            yield note("traffic-slot-stats-off")
         for source in view.sources:
             if source.name == SOURCE_OBJECT_FREQ and source.error is not None:
                 yield note("traffic-no-hot-keys", reason=source.error)

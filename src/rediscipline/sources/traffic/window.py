@@ -23,6 +23,7 @@ from rediscipline.model.traffic import (
     LatencyEvent,
     MonitorCost,
     QueueStat,
+    SlotHeatView,
     SlowCall,
     TrafficSourceInfo,
     TrafficView,
@@ -50,6 +51,7 @@ class Observed:
     monitor_cost: MonitorCost | None = None
     latency_events: tuple[LatencyEvent, ...] = ()
     latency_threshold_ms: int | None = None
+    slot_heat: SlotHeatView | None = None
 
 
 def traffic_view(
@@ -102,6 +104,7 @@ def traffic_view(
         monitor_cost=observed.monitor_cost,
         latency_events=observed.latency_events,
         latency_threshold_ms=observed.latency_threshold_ms,
+        slot_heat=observed.slot_heat,
     )
 
 

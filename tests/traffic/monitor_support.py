@@ -86,7 +86,7 @@ class RawMonitor:
         return found
 
 
-class _MarkerStream:
+class MarkerStream:
     """A trace stream that notices the access to a marker key."""
 
     def __init__(self, marker: bytes) -> None:
@@ -116,7 +116,7 @@ class MarkedSample:
     ) -> None:
         self.server, self.client = server, client
         self.marker = b"marker:" + uuid.uuid4().hex.encode()
-        self.stream = _MarkerStream(self.marker)
+        self.stream = MarkerStream(self.marker)
         self.result: MonitorSample | None = None
         self.failure: BaseException | None = None
         started = time.monotonic()

@@ -32,6 +32,7 @@ from rediscipline.model.monitor import (
     STOP_REFUSED,
     ArityShape,
     ClientCount,
+    MonitorSample,
     TransactionShape,
     TtlShape,
 )
@@ -41,7 +42,7 @@ from rediscipline.sources.traffic.monitor import sample_monitor
 from rediscipline.sources.traffic.trace import TraceWriter, read_trace
 from tests.support.kinds import running
 from tests.support.servers import ServerProcess
-from tests.traffic.monitor_support import ALL_KINDS, MarkedSample, wait_for_monitor
+from tests.traffic.monitor_support import ALL_KINDS, MarkedSample, MarkerStream, wait_for_monitor
 
 KEYS = 10_000
 BATCH = 50
@@ -229,6 +230,31 @@ def test_a_ctrl_c_ends_the_sample_with_what_was_read(server: ServerProcess) -> N
         sample = marked.finish()
     assert sample.stopped == STOP_INTERRUPTED and sample.error is None
     assert [hot.key for hot in sample.hot_by_ops] == [b"before:1", marked.marker]
+
+
+def test_a_sample_in_a_worker_thread_ends_when_its_stop_is_set(server: ServerProcess) -> None:
+    """A thread gets no KeyboardInterrupt: the thread that got it sets the sample's stop, and the sample ends
+    as interrupted, with what it read, long before its 30 s."""
+    stop = threading.Event()
+    stream = MarkerStream(b"seen:1")
+    done: list[MonitorSample] = []
+
+    def run() -> None:
+        done.append(sample_monitor(parse_address(server.url), 30.0, trace=TraceWriter(stream), stop=stop))
+
+    thread = threading.Thread(target=run, daemon=True)
+    with server.client() as admin:
+        admin.ping()
+        thread.start()
+        wait_for_monitor(admin)
+        admin.get(b"seen:1")
+        assert stream.seen.wait(30)
+        stop.set()
+        thread.join(30)
+        assert not thread.is_alive()
+        [sample] = done
+        assert sample.stopped == STOP_INTERRUPTED and sample.error is None
+        assert b"seen:1" in {hot.key for hot in sample.hot_by_ops}
 
 
 class FullDisk(io.StringIO):

@@ -3,6 +3,7 @@ with a traffic section of its own, and what each master was sent is reported at 
 
 from __future__ import annotations
 
+import _thread
 import io
 import json
 import threading
@@ -23,6 +24,7 @@ from rediscipline.sources.traffic.slots import METRICS_OFF, SOURCE_SLOT_STATS, U
 from tests.support.kinds import require_kind
 from tests.support.servers import ServerProcess
 from tests.support.topologies import Cluster, start_cluster
+from tests.traffic.monitor_support import wait_for_monitor
 
 
 @pytest.fixture(scope="module", params=["redis70", "valkey91"])
@@ -191,3 +193,24 @@ def test_the_readme_acl_is_enough_on_a_cluster(stats_cluster: Cluster) -> None:
     assert all(view.slot_heat is not None for view in report.stats.traffic)
     assert all(source.error is None for view in report.stats.traffic for source in view.sources)
     assert not [n for n in report.notes if n.code in ("traffic-refused", "traffic-node-failed")]
+
+
+def test_a_ctrl_c_ends_every_masters_monitor_sample(cluster: Cluster) -> None:
+    """A Ctrl-C while every master's MONITOR sample runs (in worker threads, which get no KeyboardInterrupt)
+    ends the samples there, not at the end of the 30 s window: each master's window is cut and its sample
+    stopped as interrupted."""
+
+    def interrupt_once_monitored() -> None:
+        for master in cluster.masters:
+            wait_for_monitor(redis.Redis(port=master.port))
+        _thread.interrupt_main()
+
+    trigger = threading.Thread(target=interrupt_once_monitored, daemon=True)
+    trigger.start()
+    options = TrafficOptions(url=cluster.masters[0].url, duration=30.0, monitor=True, hot_keys_scan=0)
+    report = observe_traffic(options, settings_for(Overrides(isolated=True)))
+    trigger.join(10)
+    views = report.stats.traffic
+    assert len(views) == 3
+    assert all(view.monitor is not None and view.monitor.stopped == "interrupted" for view in views)
+    assert len([n for n in report.notes if n.code == "traffic-cut"]) == 3

@@ -7,9 +7,10 @@ threads of this process, so that their windows cover the same seconds; each yiel
 ran, its view) with its own address as their origin, and the report has one traffic section per master.
 
 Each master also reads the heat of the slots it serves (`sources.traffic.slots`). A master that cannot be
-observed (down, refusing this user) is a note, and the others go on. A Ctrl-C ends every window at once (each
-takes its closing snapshot then). Notes of a master (MONITOR's cost, a refused part) are said for each master
-that had them, each starting with the master; a setting the masters share (`CLUSTER_WIDE_NOTES`) once.
+observed (down, refusing this user) is a note, and the others go on. A Ctrl-C ends every window and MONITOR
+sample at once (each window takes its closing snapshot then). Notes of a master (MONITOR's cost, a refused
+part) are said for each master that had them, each starting with the master; a setting the masters share
+(`CLUSTER_WIDE_NOTES`) once.
 """
 
 from __future__ import annotations
@@ -93,6 +94,7 @@ class ClusterTrafficSource:
                 address=master,
                 slots=slots,
                 sleep=self._sleep,
+                stop=self._stop,
             )
             for index, (master, slots) in enumerate(masters)
         ]

@@ -77,6 +77,7 @@ def sample_monitor(
     capacity: int = KEYS_KEPT,
     shown: int = KEYS_SHOWN,
     clock: Callable[[], float] = time.monotonic,
+    stop: threading.Event | None = None,
 ) -> MonitorSample:
     """Run MONITOR on a connection of its own for at most `duration` seconds and `max_bytes` bytes, while the
     parser is less than `max_backlog` bytes behind.
@@ -85,6 +86,8 @@ def sample_monitor(
     connection made for it and nothing else: a redis-py `Connection` (its socket is used) or a connected
     `socket.socket` after any handshake. Either way the connection is closed when the sample ends. `trace`
     receives every key access; `capacity` is the counters of each hot-key sketch, `shown` the keys listed.
+    `stop`, once set, ends the sample as a Ctrl-C does (a sample in a worker thread, which gets no
+    KeyboardInterrupt, is stopped by the thread that got it).
     Raises SourceError when the address cannot be reached, a limit is not positive or the trace cannot be
     written.
     """
@@ -95,7 +98,7 @@ def sample_monitor(
     sock, close = _open(target, timeout)
     try:
         tally = MonitorTally(capacity, trace)
-        limits = _Limits(duration, max_bytes, max_backlog, timeout)
+        limits = _Limits(duration, max_bytes, max_backlog, timeout, stop)
         return _sample(sock, close, limits, tally=tally, shown=shown, clock=clock)
     finally:
         close()
@@ -172,6 +175,7 @@ class _Limits:
     max_bytes: int
     max_backlog: int
     timeout: float
+    stop: threading.Event | None = None
 
 
 class _BadReply(Exception):
@@ -213,6 +217,8 @@ def _read(
                 return STOP_CLOSED, None, read
             if clock() >= deadline:
                 return STOP_DURATION, None, read
+            if limits.stop is not None and limits.stop.is_set():
+                return STOP_INTERRUPTED, None, read
             try:
                 data = sock.recv(min(RECV_BYTES, max_bytes - read))
             except TimeoutError:

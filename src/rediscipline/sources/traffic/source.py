@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -160,7 +161,11 @@ def check_duration(duration: float) -> None:
 
 class TrafficSource:
     """One server observed for `options.duration` seconds (the address is parsed when the source is made, or
-    given: a master of a cluster, with the slot ranges it serves, whose heat is read over the window)."""
+    given: a master of a cluster, with the slot ranges it serves, whose heat is read over the window).
+
+    `sleep` waits inside the window and may raise KeyboardInterrupt to end it; `stop`, once set, ends a
+    MONITOR sample the same way (a source run in a worker thread is stopped through both).
+    """
 
     place = SOURCE_TRAFFIC
     counts_keys = False
@@ -172,6 +177,7 @@ class TrafficSource:
         address: ServerAddress | None = None,
         slots: Sequence[SlotRange] | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        stop: threading.Event | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         check_duration(options.duration)
@@ -182,7 +188,7 @@ class TrafficSource:
         self.inputs = (self.address.display,)
         self._db = self.address.db or 0  # the database the queues are in: the URL's
         self._slots = slots
-        self._sleep, self._clock = sleep, clock
+        self._sleep, self._clock, self._stop = sleep, clock, stop
         self._outcome = SourceOutcome()
         self._trace_written: tuple[str, int] | None = None
 
@@ -317,7 +323,12 @@ class TrafficSource:
         left = duration - (self._clock() - began)
         with self._trace() as trace:
             sample = sample_monitor(
-                self.address, left, self.options.monitor_max_bytes, timeout=self.options.timeout, trace=trace
+                self.address,
+                left,
+                self.options.monitor_max_bytes,
+                timeout=self.options.timeout,
+                trace=trace,
+                stop=self._stop,
             )
         if sample.stopped == STOP_INTERRUPTED:
             return self._clock() - began, sample, middle

@@ -52,6 +52,8 @@ EXAMPLES: dict[str, dict[str, NoteValue]] = {
     "traffic-cluster": {"masters": ("redis://10.0.0.1:7000", "redis://10.0.0.2:7000")},
     "traffic-node-failed": {"node": "10.0.0.3:7000", "reason": "connection refused"},
     "traffic-slot-stats-off": {},
+    "simulation-untimed": {"rate": 10000},
+    "simulation-no-ttl": {},
     "cluster-replica-fallback": {"shard": "10.0.0.1:7000", "reason": "10.0.0.2:7000: not in sync with its master"},
     "cluster-master-failed": {"shard": "10.0.0.1:7000", "replica": "10.0.0.2:7000"},
     "cluster-topology-refused": {"used": "CLUSTER SLOTS", "refused": ("CLUSTER SHARDS: NOPERM",)},

@@ -28,7 +28,7 @@ from rediscipline.engine.folding import fold_key_sites
 from rediscipline.engine.libraries import LibraryPolicy, default_catalog
 from rediscipline.engine.runner import Engine, EngineResult
 from rediscipline.model.finding import CONTEXT_TEST, Finding
-from rediscipline.model.location import SOURCE_CODE, SOURCE_RUNTIME
+from rediscipline.model.location import SOURCE_CODE, SOURCE_RUNTIME, SOURCE_SIMULATION
 from rediscipline.model.note import Note, note
 from rediscipline.model.report import LAYOUT_PATTERNS, LAYOUT_SITES, Report, RunInfo, ServerSummary, Stats
 from rediscipline.model.source import Fact, JobSource, JudgedSource, PartedSource, PartRun, Source, SourceOutcome
@@ -92,7 +92,8 @@ def run(
     result = engine.finish(sources[0].place if sources else "keys")
     outcomes = [source.outcome() for source in sources]
     notes = [n for outcome in outcomes for n in outcome.notes]
-    notes += _unchecked(settings, checkable, places, registry)
+    if places != {SOURCE_SIMULATION}:  # a simulation has its own rules: the others are for other inputs
+        notes += _unchecked(settings, checkable, places, registry)
     kept, more_notes = _filter(engine, result, settings=settings, registry=registry, baseline=baseline, root=root)
     counts_keys = any(source.counts_keys for source in sources)
     notes += more_notes + _data_notes(result, counts_keys)

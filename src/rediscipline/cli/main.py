@@ -81,6 +81,11 @@ COMMANDS = {
         "scan_command",
         "Audit a running Redis or Valkey server, or RDB dumps, against every rule the input can show.",
     ),
+    "simulate": LazyCommand(
+        "rediscipline.cli.simulate",
+        "simulate_command",
+        "What-if: replay an access trace through a server's eviction, per policy and maxmemory.",
+    ),
     "traffic": LazyCommand(
         "rediscipline.cli.traffic",
         "traffic_command",

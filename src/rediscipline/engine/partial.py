@@ -29,6 +29,7 @@ from rediscipline.engine.unreadable import UnreadableTally
 from rediscipline.model.cluster import ClusterView
 from rediscipline.model.code import FileDirectives
 from rediscipline.model.server import ServerFact
+from rediscipline.model.simulation import EvictionSimulation
 from rediscipline.model.traffic import TrafficView
 from rediscipline.rules.base import Accumulator
 
@@ -41,7 +42,7 @@ class Partial:
     `judged` the findings of servers judged before (a config file replaced by another); `started` the
     `time.perf_counter()` the earliest engine started at; `slots` the keys per hash slot and hashtag of
     parts that are a cluster's shards; `cluster` the cluster they are the shards of, once a part was told;
-    `traffic` the traffic windows observed, by part.
+    `views` the views judged at the end (traffic windows observed, simulations), by part.
     """
 
     part: int
@@ -58,7 +59,7 @@ class Partial:
     started: float
     slots: SlotCollector | None = None
     cluster: ClusterView | None = None
-    traffic: tuple[tuple[int, TrafficView], ...] = ()
+    views: tuple[tuple[int, TrafficView | EvictionSimulation], ...] = ()
 
     def merge(self, other: Partial) -> None:
         """Fold `other`, the partial of another part of the same run (same rules and settings), into this one.
@@ -87,4 +88,4 @@ class Partial:
         elif other.slots is not None:
             self.slots.merge(other.slots)
         self.cluster = self.cluster or other.cluster
-        self.traffic = tuple(sorted((*self.traffic, *other.traffic), key=lambda item: item[0]))
+        self.views = tuple(sorted((*self.views, *other.views), key=lambda item: item[0]))

@@ -57,6 +57,7 @@ from rediscipline.model.plan import ProbePlan
 from rediscipline.model.report import RuleMeta, Stats, UnreadableKeys
 from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
+from rediscipline.model.simulation import EvictionSimulation
 from rediscipline.model.traffic import TrafficView
 from rediscipline.redis_meta.libraries import KeyFamily
 from rediscipline.rules.base import (
@@ -176,7 +177,7 @@ class Engine:
         self._started = time.perf_counter()
         self._slots = SlotCollector() if cluster else None
         self._cluster: ClusterView | None = None
-        self._traffic: tuple[tuple[int, TrafficView], ...] = ()
+        self._views: tuple[tuple[int, TrafficView | EvictionSimulation], ...] = ()
 
     # -- input -----------------------------------------------------------------------------------------
 
@@ -211,7 +212,8 @@ class Engine:
             CodeCall: self.feed_call,
             ServerFact: self.set_server,
             ClusterView: self.set_cluster,
-            TrafficView: self.add_traffic,
+            TrafficView: self.add_view,
+            EvictionSimulation: self.add_view,
             FileDirectives: self._directives.append,
         }
 
@@ -241,9 +243,9 @@ class Engine:
         and hashtags the parts counted."""
         self._cluster = view
 
-    def add_traffic(self, view: TrafficView) -> None:
-        """A server's traffic over an observation window: the traffic rules judge it at the end."""
-        self._traffic += ((self.part, view),)
+    def add_view(self, view: TrafficView | EvictionSimulation) -> None:
+        """A server's traffic over an observation window, or a simulation: their rules judge it at the end."""
+        self._views += ((self.part, view),)
 
     def set_sample(self, sample: KeySample) -> None:
         self.set_sampling(sample.rate, sample.population)
@@ -579,7 +581,7 @@ class Engine:
             started=self._started,
             slots=self._slots,
             cluster=self._cluster,
-            traffic=self._traffic,
+            views=self._views,
         )
 
     def _pending_servers(self) -> tuple[tuple[int, ServerFact], ...]:
@@ -597,7 +599,7 @@ class Engine:
         self._merged_servers = tuple(item for item in merged.servers if own is None or item[1] is not own)
         self._directives = list(merged.directives)
         self._started = merged.started
-        self._slots, self._cluster, self._traffic = merged.slots, merged.cluster, merged.traffic
+        self._slots, self._cluster, self._views = merged.slots, merged.cluster, merged.views
 
     # -- output ----------------------------------------------------------------------------------------
 
@@ -644,9 +646,12 @@ class Engine:
                 self.groups,
                 self.keys,
             )
-        traffic = tuple(view for _part, view in self._traffic)
-        for view in traffic:
-            judge_view(view, view.origin, self._scope(None).traffic_rules, self.groups, self.keys)
+        scope = self._scope(None)
+        for _part, view in self._views:
+            rules = scope.traffic_rules if isinstance(view, TrafficView) else scope.simulation_rules
+            judge_view(view, view.origin, rules, self.groups, self.keys)
+        traffic = tuple(view for _part, view in self._views if isinstance(view, TrafficView))
+        eviction = tuple(view for _part, view in self._views if isinstance(view, EvictionSimulation))
         findings = self._judged_servers.findings(source) + self.groups.findings(source)
         if late:
             findings, flagged_aggregates = self._settle_late(findings, flagged_aggregates, late, families)
@@ -675,6 +680,7 @@ class Engine:
             keyspace=keyspace,
             cluster=cluster,
             traffic=traffic,
+            eviction=eviction,
         )
         unreadable = self._unreadable.summary(self.patterns.canonical, self.rules)
         return EngineResult(tuple(findings), stats, self.plan, tuple(self._directives), unreadable)

@@ -27,6 +27,7 @@ from rediscipline.rules.base import (
     InstanceRule,
     NameRule,
     RuleContext,
+    SimulationRule,
     TrafficRule,
 )
 
@@ -49,6 +50,7 @@ class Scope:
     instance_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
     cluster_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
     traffic_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
+    simulation_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
     #: bound `check` methods of the fact rules, so the per-key loop does no attribute lookups
     fact_checks: list[tuple[Any, ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
 
@@ -133,6 +135,8 @@ class Scopes:
                 built.cluster_rules.append((configured, ctx))
             elif isinstance(rule, TrafficRule):
                 built.traffic_rules.append((configured, ctx))
+            elif isinstance(rule, SimulationRule):
+                built.simulation_rules.append((configured, ctx))
             elif isinstance(rule, NameRule):
                 built.name_rules.append((configured, ctx))
             elif isinstance(rule, FactRule):

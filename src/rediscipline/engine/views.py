@@ -1,5 +1,6 @@
-"""Rules on a whole view of the run, judged once at the end: a cluster (`ClusterRule` on a `ClusterView`)
-and a server's traffic window (`TrafficRule` on a `TrafficView`)."""
+"""Rules on a whole view of the run, judged once at the end: a cluster (`ClusterRule` on a `ClusterView`),
+a server's traffic window (`TrafficRule` on a `TrafficView`) and a simulation (`SimulationRule` on an
+`EvictionSimulation`)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ def judge_view(
     groups: Groups,
     rank: int,
 ) -> None:
-    """Run `rules` (cluster or traffic rules, whose `check` takes the view) on `view`: each violation is a
+    """Run `rules` (cluster, traffic or simulation rules, whose `check` takes the view) on `view`: each violation is a
     finding about the view, one per (rule, code, subject), with the violation's subject as the finding's
     (`shard 10.0.0.5:7001`, `slot 866`, `client 10.0.0.7:51022`), at `origin` (the address observed)."""
     for configured, ctx in rules:

@@ -11,6 +11,7 @@ SOURCE_CODE = "code"
 SOURCE_CONFIG = "config"
 SOURCE_RUNTIME = "runtime"  # a call site of a running application, seen by the guard
 SOURCE_TRAFFIC = "traffic"  # what a live server was sent during an observation window
+SOURCE_SIMULATION = "simulation"  # what a simulator predicts a server would do with a trace or a keyspace
 #: Sources whose locations are places in files a team edits (source code, server config files, the call sites
 #: the runtime guard saw), as opposed
 #: to where keys were read (a server, a dump, a key list).

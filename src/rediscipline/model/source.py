@@ -25,6 +25,7 @@ from rediscipline.model.note import Note
 from rediscipline.model.plan import ProbePlan
 from rediscipline.model.report import ServerSummary
 from rediscipline.model.server import ServerFact
+from rediscipline.model.simulation import EvictionSimulation
 from rediscipline.model.traffic import TrafficView
 
 #: Everything a source may yield. A ServerFact comes before the keys of that server; FileDirectives (the
@@ -41,6 +42,7 @@ Fact = (
     | FileDirectives
     | ClusterView
     | TrafficView
+    | EvictionSimulation
 )
 
 

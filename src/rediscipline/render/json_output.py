@@ -281,6 +281,11 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
         from rediscipline.render.json_traffic import traffic_list  # a traffic window's report only
 
         traffic = traffic_list(stats.traffic, long_names)
+    simulation = None
+    if stats.eviction:
+        from rediscipline.render.json_simulation import simulation_object  # a simulation's report only
+
+        simulation = simulation_object(stats.eviction, long_names)
     document: dict[str, Any] = {
         "schema": SCHEMA,
         "schema_version": report.schema_version,
@@ -330,11 +335,12 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
         "notes": [inert(note_text(note, lang)) for note in report.notes],
         "long_names": long_names.table(),
     }
-    if traffic is None:  # a report of no traffic window has no `traffic` key
+    added = [(name, part) for name, part in (("traffic", traffic), ("simulation", simulation)) if part is not None]
+    if not added:  # a report of no traffic window and no simulation has neither key
         return document
     at = list(document).index("keyspace") + 1
     items = list(document.items())
-    return dict([*items[:at], ("traffic", traffic), *items[at:]])
+    return dict([*items[:at], *added, *items[at:]])
 
 
 #: The expiry timeline's arrays as `json.dumps(indent=2)` writes them, one count a line.

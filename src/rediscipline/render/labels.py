@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.render.labels_simulation import SIMULATION_LABELS
 from rediscipline.render.labels_traffic import TRAFFIC_LABELS
 
 SEVERITY = {
@@ -157,6 +158,7 @@ LABELS = {
         "流量部分到此截断：JSON 报告（`--format json`）包含全部内容。",
     ),
     **TRAFFIC_LABELS,
+    **SIMULATION_LABELS,
 }
 
 

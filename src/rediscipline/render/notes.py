@@ -16,6 +16,7 @@ from rediscipline.model.text import Text
 from rediscipline.render.notes_cluster import CLUSTER_NOTES
 from rediscipline.render.notes_guard import GUARD_NOTES
 from rediscipline.render.notes_live import LIVE_NOTES
+from rediscipline.render.notes_simulation import SIMULATION_NOTES
 from rediscipline.render.notes_traffic import TRAFFIC_NOTES
 
 PATTERN_LIMIT = 60
@@ -191,6 +192,7 @@ CATALOGUE: dict[str, Callable[[Params], Text]] = {
     **CLUSTER_NOTES,
     **GUARD_NOTES,
     **TRAFFIC_NOTES,
+    **SIMULATION_NOTES,
 }
 
 

@@ -47,6 +47,7 @@ from rediscipline.model.plan import SERVER_CONFIG
 from rediscipline.model.report import RuleMeta
 from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
+from rediscipline.model.simulation import EvictionSimulation
 from rediscipline.model.text import Text
 from rediscipline.model.traffic import TrafficView
 from rediscipline.rules.citations import citations_for
@@ -396,6 +397,18 @@ class TrafficRule(Rule[OptionsT]):
     """
 
     def check(self, traffic: TrafficView, ctx: RuleContext[OptionsT]) -> Iterable[SubjectViolation]:
+        raise NotImplementedError
+
+
+class SimulationRule(Rule[OptionsT]):
+    """A rule on what a simulator predicts (`rediscipline simulate`), run once at the end of the run with the
+    whole simulation (`EvictionSimulation`): every policy and size replayed.
+
+    Violations become findings about the simulated input, one per (code, subject); set `Violation.value` to
+    the predicted quantity (points of hit ratio, errors).
+    """
+
+    def check(self, simulation: EvictionSimulation, ctx: RuleContext[OptionsT]) -> Iterable[SubjectViolation]:
         raise NotImplementedError
 
 

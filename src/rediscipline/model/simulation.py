@@ -1,0 +1,93 @@
+"""What a simulator predicts a server would do: the outcome of replaying an access trace through the server's
+eviction for each policy and `maxmemory` asked (`simulate.eviction`, `sources.simulation`).
+
+An `EvictionSimulation` is one run's view: the trace (how many accesses and keys, over what span, the working
+set: the memory every key read would take at once), the settings shared by every replay, and one
+`EvictionResult` per policy and size. The simulation rules judge it at the end and the report shows it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rediscipline.model.location import Location
+
+
+@dataclass(frozen=True, slots=True)
+class NamespaceEvictions:
+    """The keys and bytes one key pattern lost to eviction in one replay."""
+
+    pattern: bytes
+    keys: int
+    bytes: int
+
+
+@dataclass(frozen=True, slots=True)
+class EvictionResult:
+    """One replay: `policy` at `maxmemory` (bytes, the server's setting); `hits` and `misses` of the GETs,
+    keys and bytes evicted (the first namespaces by bytes in `namespaces`), SETs refused for memory
+    (`oom_errors`: noeviction, or a volatile policy with nothing volatile to evict), the most memory used."""
+
+    policy: str
+    maxmemory: int
+    hits: int
+    misses: int
+    evicted_keys: int
+    evicted_bytes: int
+    oom_errors: int
+    peak_memory: int
+    keys_at_end: int
+    namespaces: tuple[NamespaceEvictions, ...] = ()
+
+    @property
+    def hit_ratio(self) -> float:
+        reads = self.hits + self.misses
+        return self.hits / reads if reads else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class TraceSummary:
+    """The trace replayed: its format (`rediscipline-trace`, `monitor`, `text`), accesses, distinct keys, the
+    span its times cover (ms; 0 without times), the accesses with a TTL, and the working set: `used_memory`
+    with every key the trace reads held at once (the baseline included)."""
+
+    format: str
+    accesses: int
+    keys: int
+    span_ms: int
+    volatile_accesses: int
+    working_set: int
+    timed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class EvictionSettingsView:
+    """The settings every replay shared: the memory model (server and baseline), `maxmemory-samples`,
+    `lfu-log-factor`, `lfu-decay-time`, `hz`, the seed, the value size assumed where the trace has none, and
+    the policy the server is configured with when it is known (what the other policies are compared with)."""
+
+    memory_model: str
+    baseline: int
+    samples: int
+    log_factor: int
+    decay_time: int
+    hz: int
+    seed: int
+    default_size: int
+    configured_policy: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EvictionSimulation:
+    """An eviction simulation of one trace: `results` by size, then by policy in the order asked."""
+
+    origin: Location
+    trace: TraceSummary
+    settings: EvictionSettingsView
+    results: tuple[EvictionResult, ...]
+
+    def result(self, policy: str, maxmemory: int) -> EvictionResult | None:
+        return next((r for r in self.results if r.policy == policy and r.maxmemory == maxmemory), None)
+
+
+__all__ = ["EvictionResult", "EvictionSettingsView", "EvictionSimulation", "NamespaceEvictions", "TraceSummary"]

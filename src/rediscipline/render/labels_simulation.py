@@ -1,0 +1,38 @@
+"""The labels of a simulation's section (`render.simulation`), in English and Chinese."""
+
+from __future__ import annotations
+
+from rediscipline.model.text import Text
+
+SIMULATION_LABELS = {
+    "sim-title": Text("Eviction simulation of {source}", "{source} 的淘汰模拟"),
+    "sim-trace": Text(
+        "trace: {format}, {accesses} accesses of {keys} keys, {span}; working set {working} (every key read, held "
+        "at once)",
+        "访问轨迹：{format}，{keys} 个 Key 共 {accesses} 次访问，{span}；工作集 {working}（被读取的 Key 全部同时驻留）",
+    ),
+    "sim-span": Text("over {seconds} s", "跨度 {seconds} 秒"),
+    "sim-untimed": Text("without times", "没有时间戳"),
+    "sim-settings": Text(
+        "memory as {model} counts it (baseline {baseline} without keys); maxmemory-samples {samples}, "
+        "lfu-log-factor {factor}, lfu-decay-time {decay}; seed {seed}",
+        "按 {model} 的方式计算内存（无 Key 时基线 {baseline}）；maxmemory-samples {samples}，"
+        "lfu-log-factor {factor}，lfu-decay-time {decay}；随机种子 {seed}",
+    ),
+    "sim-hit-ratios": Text("Hit ratio by maxmemory and policy", "按 maxmemory 与淘汰策略的命中率"),
+    "sim-maxmemory": Text("maxmemory", "maxmemory"),
+    "sim-of-working-set": Text("of the working set", "占工作集"),
+    "sim-target": Text(
+        "{policy}: smallest maxmemory replayed for {targets}", "{policy}：达到命中率所需的最小 maxmemory：{targets}"
+    ),
+    "sim-none": Text("none replayed", "所模拟的大小均未达到"),
+    "sim-replays": Text("Each replay", "每次回放"),
+    "sim-policy": Text("policy", "策略"),
+    "sim-hits": Text("hits", "命中"),
+    "sim-misses": Text("misses", "未命中"),
+    "sim-evicted": Text("evicted keys", "淘汰 Key 数"),
+    "sim-evicted-bytes": Text("evicted", "淘汰字节"),
+    "sim-oom": Text("OOM errors", "OOM 错误"),
+    "sim-peak": Text("peak memory", "内存峰值"),
+    "sim-top-namespace": Text("most evicted pattern (keys)", "淘汰最多的模式（Key 数）"),
+}

@@ -1,0 +1,6 @@
+"""What-if simulators: what a server's own algorithms would do with a keyspace or a trace of accesses.
+
+`eviction` replays an access trace through the server's sampled eviction (`evict.c`) for a policy and a
+`maxmemory`, with the memory a key costs on that server (`memory`), the eviction pool (`pool`) and the LFU
+counter (`lfu`). The simulators are pure computation over `model` values: no I/O, no printing.
+"""

@@ -1,0 +1,191 @@
+"""An access trace replayed through a server's eviction for every policy and `maxmemory` asked: the source of
+`rediscipline simulate eviction`.
+
+It reads the trace once (`traces`), then replays it once per size and policy (`simulate.eviction`), and yields
+one `EvictionSimulation`. Without sizes, the sizes are a curve: a tenth of the trace's working set (the
+memory every key it reads takes at once) to all of it, in ten steps, which answers "how much memory for a
+95 % hit ratio". The keys each replay evicted are counted under their key patterns.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from rediscipline.model.display import PATH_LIMIT, display_bytes
+from rediscipline.model.keyname import render_parts
+from rediscipline.model.keypattern import infer_parts
+from rediscipline.model.location import SOURCE_SIMULATION, Location
+from rediscipline.model.note import note
+from rediscipline.model.plan import ProbePlan
+from rediscipline.model.simulation import (
+    EvictionResult,
+    EvictionSettingsView,
+    EvictionSimulation,
+    NamespaceEvictions,
+    TraceSummary,
+)
+from rediscipline.model.source import Fact, SourceOutcome
+from rediscipline.simulate.eviction import (
+    DEFAULT_DECAY_TIME,
+    DEFAULT_HZ,
+    DEFAULT_LOG_FACTOR,
+    DEFAULT_SAMPLES,
+    POLICIES,
+    EvictionSettings,
+    Outcome,
+    Trace,
+    replay,
+)
+from rediscipline.simulate.memory import REDIS_70, MemoryModel, table_buckets
+from rediscipline.sources.errors import SourceError
+from rediscipline.sources.simulation.traces import DEFAULT_RATE, DEFAULT_SIZE, LoadedTrace, load_trace
+
+#: The policies replayed when none is asked: those that need no TTL.
+DEFAULT_POLICIES = ("allkeys-lru", "allkeys-lfu", "allkeys-random")
+#: Sizes replayed when none is asked: these shares of the working set.
+CURVE_STEPS = tuple(step / 10 for step in range(1, 11))
+#: Key patterns listed per replay, by bytes evicted.
+NAMESPACES_KEPT = 10
+
+
+@dataclass(frozen=True, slots=True)
+class EvictionOptions:
+    trace: Path
+    policies: tuple[str, ...] = DEFAULT_POLICIES
+    maxmemory: tuple[int, ...] = ()  # bytes, the server's setting; empty: the curve
+    samples: int = DEFAULT_SAMPLES
+    log_factor: int = DEFAULT_LOG_FACTOR
+    decay_time: int = DEFAULT_DECAY_TIME
+    hz: int = DEFAULT_HZ
+    seed: int = 0
+    default_size: int = DEFAULT_SIZE
+    rate: int = DEFAULT_RATE
+    baseline: int | None = None  # the server's used_memory with no key; None: the model's
+    configured_policy: str | None = None
+
+
+class EvictionSource:
+    """One trace, replayed for every policy and size of `options` (see the module docstring)."""
+
+    place = SOURCE_SIMULATION
+    counts_keys = False
+
+    def __init__(self, options: EvictionOptions) -> None:
+        unknown = [
+            policy for policy in (*options.policies, options.configured_policy or POLICIES[0]) if policy not in POLICIES
+        ]
+        if unknown:
+            raise SourceError(f"unknown eviction policy {unknown[0]!r}: one of {', '.join(POLICIES)}")
+        self.options = options
+        self.inputs = (display_bytes(os.fsencode(options.trace), PATH_LIMIT),)
+        self._outcome = SourceOutcome()
+
+    def outcome(self) -> SourceOutcome:
+        return self._outcome
+
+    def facts(self, plan: ProbePlan) -> Iterator[Fact]:
+        del plan  # the simulation is the same whatever the rules
+        options = self.options
+        loaded = load_trace(options.trace, default_size=options.default_size, rate=options.rate)
+        trace = loaded.trace
+        if not len(trace):
+            raise SourceError(f"{self.inputs[0]}: the trace holds no key access")
+        model = REDIS_70 if options.baseline is None else replace(REDIS_70, baseline=options.baseline)
+        working = working_set(trace, model)
+        sizes = options.maxmemory or tuple(_curve(model, working))
+        smallest = model.baseline + min(
+            model.key_bytes(len(trace.names[k]), trace.sizes[i]) for i, k in enumerate(trace.keys)
+        )
+        too_small = [size for size in sizes if size < smallest]
+        if too_small:
+            raise SourceError(
+                f"--maxmemory {too_small[0]:,} bytes is below what one key of this trace takes on {model.name}: "
+                f"{smallest:,} bytes (the server's {model.baseline:,} with no key, and the key)"
+            )
+        patterns: dict[int, bytes] = {}
+        results = []
+        for size in sizes:
+            for policy in options.policies:
+                settings = EvictionSettings(policy, size, options.samples, options.log_factor, options.decay_time,
+                                            options.hz, model, options.seed)  # fmt: skip
+                results.append(_result(settings, replay(trace, settings), trace, model, patterns))
+        summary = _summary(loaded, working)
+        view = EvictionSettingsView(model.name, model.baseline, options.samples, options.log_factor,
+                                    options.decay_time, options.hz, options.seed, options.default_size,
+                                    options.configured_policy)  # fmt: skip
+        notes = []
+        if not summary.timed:
+            notes.append(note("simulation-untimed", rate=options.rate))
+        if summary.volatile_accesses == 0 and any(p.startswith("volatile-") for p in options.policies):
+            notes.append(note("simulation-no-ttl"))
+        self._outcome = SourceOutcome(tuple(notes))
+        yield EvictionSimulation(Location(SOURCE_SIMULATION, self.inputs[0]), summary, view, tuple(results))
+
+
+def working_set(trace: Trace, model: MemoryModel) -> int:
+    """`used_memory` with every key of the trace held at once (the largest size each is read with)."""
+    largest: dict[int, int] = {}
+    for number, size in zip(trace.keys, trace.sizes, strict=True):
+        if size > largest.get(number, -1):
+            largest[number] = size
+    per_db = Counter(trace.dbs[index] for index in _first_access(trace))
+    tables = sum(model.table_bytes(table_buckets(count)) for count in per_db.values())
+    return model.baseline + tables + sum(model.key_bytes(len(trace.names[k]), s) for k, s in largest.items())
+
+
+def _first_access(trace: Trace) -> Iterator[int]:
+    seen: set[int] = set()
+    for index, number in enumerate(trace.keys):
+        if number not in seen:
+            seen.add(number)
+            yield index
+
+
+def _curve(model: MemoryModel, working: int) -> Iterator[int]:
+    data = working - model.baseline
+    for step in CURVE_STEPS:
+        yield model.baseline + round(data * step)
+
+
+def _result(
+    settings: EvictionSettings, outcome: Outcome, trace: Trace, model: MemoryModel, patterns: dict[int, bytes]
+) -> EvictionResult:
+    keys: Counter[bytes] = Counter()
+    size: Counter[bytes] = Counter()
+    costs: dict[int, int] = {}
+    for index, number in enumerate(trace.keys):
+        if number in outcome.evicted and number not in costs:
+            costs[number] = model.key_bytes(len(trace.names[number]), trace.sizes[index])
+    for number, times in outcome.evicted.items():
+        pattern = patterns.get(number)
+        if pattern is None:
+            pattern = patterns[number] = render_parts(infer_parts(trace.names[number]))
+        keys[pattern] += times
+        size[pattern] += times * costs[number]
+    namespaces = tuple(
+        NamespaceEvictions(pattern, keys[pattern], total)
+        for pattern, total in sorted(size.items(), key=lambda item: (-item[1], item[0]))[:NAMESPACES_KEPT]
+    )
+    return EvictionResult(
+        policy=settings.policy,
+        maxmemory=settings.maxmemory,
+        hits=outcome.hits,
+        misses=outcome.misses,
+        evicted_keys=outcome.evicted_keys,
+        evicted_bytes=outcome.evicted_bytes,
+        oom_errors=outcome.oom_errors,
+        peak_memory=outcome.peak_memory,
+        keys_at_end=outcome.keys_at_end,
+        namespaces=namespaces,
+    )
+
+
+def _summary(loaded: LoadedTrace, working: int) -> TraceSummary:
+    trace = loaded.trace
+    span = trace.times[-1] - trace.times[0] if loaded.timed else 0
+    volatile = sum(1 for ttl in trace.ttls if ttl > 0)
+    return TraceSummary(loaded.format, len(trace), len(trace.names), span, volatile, working, loaded.timed)

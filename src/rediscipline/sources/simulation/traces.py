@@ -8,8 +8,8 @@ Three formats, told apart by their first line:
   key, so a key's value size is taken from its writes (a SET's, SETEX's, ...: the size less the key), and a
   key never written takes `default_size`;
 * **MONITOR capture** (`redis-cli monitor > capture.txt`, with or without its first `OK` line): each line a
-  command as MONITOR prints it (`sources.traffic.monitor_line`), its keys found by the command table, sizes as
-  in a rediscipline trace;
+  command as MONITOR prints it (`sources.traffic.monitor_line`), its keys found by the command table, a key's
+  value size from its writes' value argument;
 * **text**: one access per line, `[ts_ms] key size` separated by spaces or tabs (the key's bytes as they are,
   without whitespace; the size in bytes; the time in milliseconds, optional), `#` comments and blank lines
   skipped.
@@ -45,8 +45,11 @@ DEFAULT_RATE = 10_000
 #: A value's bytes where the trace says nothing of it.
 DEFAULT_SIZE = 100
 
-#: Commands whose write gives a key its value's size: the access's size less the key.
-VALUE_WRITES = frozenset({"set", "setex", "psetex", "setnx", "getset", "mset", "msetnx", "getex"})
+#: Commands whose write gives a key its value's size: in a rediscipline trace, the access's size less the key.
+VALUE_WRITES = frozenset({"set", "setex", "psetex", "setnx", "getset", "mset", "msetnx"})
+#: In a MONITOR capture, where those commands hold the value: an argument's index, or the one after each key.
+AFTER_KEY = -1
+VALUE_AT = {"set": 2, "setnx": 2, "getset": 2, "setex": 3, "psetex": 3, "mset": AFTER_KEY, "msetnx": AFTER_KEY}
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,8 +144,10 @@ def _monitor_trace(stream: IO[bytes], shown: str, default_size: int) -> LoadedTr
         for position in positions:
             key = args[position]
             index = builder.add(round(moment * 1000), db, key, share)
-            if name in VALUE_WRITES:
-                builder.written[index] = max(share - len(key), 0)
+            value = VALUE_AT.get(name)
+            at = position + 1 if value == AFTER_KEY else value
+            if at is not None and at < len(args):
+                builder.written[index] = len(args[at])
     builder.sized_by_writes(default_size)
     return LoadedTrace(builder.trace(), FORMAT_MONITOR, True)
 

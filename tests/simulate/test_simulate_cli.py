@@ -1,0 +1,98 @@
+"""`rediscipline simulate eviction` as a user runs it: a trace in, hit ratios per policy and size out (text and
+JSON), a curve over the working set by default; bad options and traces one line and exit 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rediscipline.simulate.memory import REDIS_70
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rediscipline", "simulate", "eviction", *args, "--isolated"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.fixture
+def trace(tmp_path: Path) -> Path:
+    """Two hot keys read in turn every 100 ms, and twenty cold ones read once each, one a second: a cold key is
+    seconds older than a hot one on the LRU clock (whole seconds). Values of 100 bytes."""
+    lines = []
+    for index in range(200):
+        lines.append(f"{index * 100} hot:{index % 2} 100")
+        if index % 10 == 0:
+            lines.append(f"{index * 100} cold:{index // 10} 100")
+    path = tmp_path / "trace.txt"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_json_has_a_result_per_policy_and_size(trace: Path) -> None:
+    per_key = REDIS_70.key_bytes(len(b"cold:10"), 100)
+    room = REDIS_70.baseline + 64 + 6 * per_key  # the dict's first array and six keys
+    done = cli(str(trace), "--maxmemory", f"{room},100mb", "--policy", "allkeys-lru,noeviction", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    simulation = report["simulation"]["eviction"]
+    assert simulation["trace"] == {
+        "path": str(trace), "format": "text", "accesses": 220, "keys": 22, "span_ms": 19900, "timed": True,
+        "volatile_accesses": 0, "working_set": simulation["trace"]["working_set"],
+    }  # fmt: skip
+    results = {(r["policy"], r["maxmemory"]): r for r in simulation["results"]}
+    assert list(results) == [
+        ("allkeys-lru", room), ("noeviction", room), ("allkeys-lru", 100 << 20), ("noeviction", 100 << 20)
+    ]  # fmt: skip
+    roomy = results[("allkeys-lru", 100 << 20)]
+    assert (roomy["hits"], roomy["misses"], roomy["evicted_keys"], roomy["oom_errors"]) == (198, 22, 0, 0)
+    tight = results[("allkeys-lru", room)]
+    assert tight["evicted_keys"] > 0 and tight["oom_errors"] == 0
+    assert tight["hits"] == 198  # the hot keys stay: only cold ones are evicted
+    assert [n["pattern"] for n in tight["namespaces"]] == ["cold:*"]
+    refused = results[("noeviction", room)]
+    # memory is checked before each command: the key that goes past the room is taken, the ones after refused
+    assert (refused["evicted_keys"], refused["oom_errors"]) == (0, 22 - 7)
+    assert refused["hit_ratio"] == tight["hit_ratio"]  # each cold key is read once: refusing it costs no hit
+    assert not report["notes"]
+
+
+def test_text_shows_the_curve_by_default(trace: Path) -> None:
+    done = cli(str(trace))
+    assert done.returncode == 0, done.stderr
+    assert "Hit ratio by maxmemory and policy" in done.stdout
+    assert "allkeys-lru  allkeys-lfu  allkeys-random" in done.stdout
+    assert "100%" in done.stdout and "10%" in done.stdout
+    assert "rules need" not in done.stdout  # a simulation is not told of the rules other inputs check
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (("--policy", "lru"), "'lru' is not a maxmemory-policy: one of noeviction, allkeys-lru, allkeys-lfu, "
+         "allkeys-random, volatile-lru, volatile-lfu, volatile-random, volatile-ttl"),
+        (("--maxmemory", "100"), "--maxmemory 100 bytes is below what one key of this trace takes on redis 7.0"),
+        (("--maxmemory", "lots"), "'lots' is not a size above 0"),
+    ],
+)  # fmt: skip
+def test_bad_options_are_one_line_and_exit_2(trace: Path, args: tuple[str, ...], error: str) -> None:
+    done = cli(str(trace), *args)
+    assert done.returncode == 2
+    assert error in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_malformed_trace_is_one_line_with_its_line_number(tmp_path: Path) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text("1 a 10\n2 b ten\n")
+    done = cli(str(path))
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"rediscipline: error: {path}: line 2: size ten is not a whole number"

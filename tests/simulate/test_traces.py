@@ -27,6 +27,27 @@ def test_a_text_trace_with_times(tmp_path: Path) -> None:
     assert load_trace(path).trace.keys[0] == load_trace(path).trace.keys[2]  # one key, one number
 
 
+def test_ttls_from_each_format(tmp_path: Path) -> None:
+    text = tmp_path / "t.txt"
+    text.write_text("1000 a 10 ttl=60000\n1001 b 10\n")
+    assert list(load_trace(text).trace.ttls) == [60000, 0]
+    capture = tmp_path / "capture.txt"
+    capture.write_bytes(
+        b'1700000000.000000 [0 127.0.0.1:5000] "SET" "a" "v" "PX" "1500"\n'
+        b'1700000000.000000 [0 127.0.0.1:5000] "SETEX" "b" "60" "v"\n'
+        b'1700000000.000000 [0 127.0.0.1:5000] "SET" "c" "v" "EXAT" "1700000010"\n'
+        b'1700000000.000000 [0 127.0.0.1:5000] "GET" "a"\n'
+    )
+    assert list(load_trace(capture).trace.ttls) == [1500, 60000, 10000, 0]
+    jsonl = tmp_path / "trace.jsonl"
+    jsonl.write_text(
+        '{"format": "rediscipline-trace", "version": 1}\n'
+        '{"us": 1000, "db": 0, "cmd": "setex", "size": 5, "key": "YQ==", "ttl": 30000}\n'
+        '{"us": 2000, "db": 0, "cmd": "get", "size": 1, "key": "YQ=="}\n'
+    )
+    assert list(load_trace(jsonl).trace.ttls) == [30000, 0]
+
+
 def test_a_text_trace_without_times_is_spaced_at_the_rate(tmp_path: Path) -> None:
     path = tmp_path / "t.txt"
     path.write_text("a 1\nb 2\nc 3\n")
@@ -81,7 +102,8 @@ def test_a_monitor_capture(tmp_path: Path) -> None:
         (b"1 a 10\n2 b x\n", "line 2: size x is not a whole number"),
         (b"1 a 10\nb 10\n", "line 2: every line needs a time, or none does"),
         (b"5 a 10\n4 b 10\n", "line 2: time 4 is before the line above's"),
-        (b"a 1 2 3\n", "line 1: expected `[ts_ms] key size`, not 4 fields"),
+        (b"a 1 2 3\n", "line 1: expected `[ts_ms] key size [ttl=MS]`, not 4 fields"),
+        (b"1 a 10 ttl=x\n", "line 1: ttl x is not a whole number"),
         (b"a -3\n", "line 1: size -3 is not a whole number"),
         (b'{"format": "rediscipline-trace", "version": 1}\n{"us": 1, "db": 0}\n', "line 2: not an access"),
         (b'{"format": "rediscipline-trace", "version": 9}\n', "line 1: not a rediscipline-trace file of version 1"),

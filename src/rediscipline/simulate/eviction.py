@@ -5,9 +5,11 @@ Each access is a cache read-through: a GET of the key and, when it misses, a SET
 size (with the access's TTL, if any). Before every command the server frees memory while `used_memory` is
 above `maxmemory`, one key at a time:
 
-* LRU, LFU and volatile-ttl policies: each eviction first samples `maxmemory-samples` keys of every database
-  (all keys, or only those with a TTL for `volatile-*`) into the eviction pool (`pool`), then evicts the pool's
-  best candidate that still exists. LRU scores by idle time on the server's LRU clock (1 s resolution), LFU
+* LRU, LFU and volatile-ttl policies: each eviction first samples `maxmemory-samples` distinct keys of every
+  database (all keys, or only those with a TTL for `volatile-*`; all of them when there are fewer) into the
+  eviction pool (`pool`), then evicts the pool's best candidate that still exists. The server's sample is a
+  run of neighbouring hash buckets from a random one (`dictGetSomeKeys`); the keys' places in the table have
+  nothing to do with their access times, so a uniform sample is drawn here. LRU scores by idle time on the server's LRU clock (1 s resolution), LFU
   by 255 − the decayed counter (`lfu`), volatile-ttl by the nearest expiry;
 * random policies: a random key of the next database in turn;
 * nothing to evict (noeviction, or a volatile policy with no volatile key): the SET is refused, an OOM error,
@@ -293,7 +295,7 @@ class _Replay:
         return database.all if self.allkeys else database.volatile
 
     def _pooled_key(self, now: int) -> tuple[int, int] | None:
-        randrange = self.random.randrange
+        sample = self.random.sample
         samples = self.settings.samples
         while True:
             total = 0
@@ -302,9 +304,7 @@ class _Replay:
                 if not members:
                     continue
                 total += len(members)
-                count = min(samples, len(members))
-                for _ in range(count):
-                    key = members[randrange(len(members))]
+                for key in sample(members, min(samples, len(members))):  # distinct, as dictGetSomeKeys gives
                     self.pool.insert(key << DB_BITS | db, self._score(key, now))
             if not total:
                 return None

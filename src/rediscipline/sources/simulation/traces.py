@@ -10,9 +10,12 @@ Three formats, told apart by their first line:
 * **MONITOR capture** (`redis-cli monitor > capture.txt`, with or without its first `OK` line): each line a
   command as MONITOR prints it (`sources.traffic.monitor_line`), its keys found by the command table, a key's
   value size from its writes' value argument;
-* **text**: one access per line, `[ts_ms] key size` separated by spaces or tabs (the key's bytes as they are,
-  without whitespace; the size in bytes; the time in milliseconds, optional), `#` comments and blank lines
-  skipped.
+* **text**: one access per line, `[ts_ms] key size [ttl=MS]` separated by spaces or tabs (the key's bytes as
+  they are, without whitespace; the size in bytes; the time in milliseconds, optional; the TTL the SET after a
+  miss gives the key, in milliseconds, optional), `#` comments and blank lines skipped.
+
+A rediscipline trace's `ttl` field and a MONITOR capture's expiries (SET EX/PX/EXAT/PXAT, SETEX, PSETEX,
+EXPIRE, ...) give an access its TTL the same way.
 
 Without times (a text trace without them), accesses are spaced at `rate` per second from 0. Keys are bytes;
 a line that cannot be read is an error naming the file and the line, never skipped silently.
@@ -33,12 +36,15 @@ from rediscipline.redis_meta.commands import key_positions
 from rediscipline.simulate.eviction import Trace
 from rediscipline.sources.errors import SourceError
 from rediscipline.sources.traffic.monitor_line import parse_line
-from rediscipline.sources.traffic.monitor_tally import SCRIPT_CALLERS
+from rediscipline.sources.traffic.monitor_tally import SCRIPT_CALLERS, ttl_argument, ttl_ms
 from rediscipline.sources.traffic.trace import FORMAT, read_trace
 
 FORMAT_TRACE = FORMAT
 FORMAT_MONITOR = "monitor"
 FORMAT_TEXT = "text"
+
+#: A text trace's optional last field: the TTL in milliseconds the access's SET gives the key.
+TTL_FIELD = b"ttl="
 
 #: Accesses per second assumed between accesses without times.
 DEFAULT_RATE = 10_000
@@ -71,7 +77,7 @@ class _Builder:
         self.numbers: dict[tuple[int, bytes], int] = {}
         self.written: dict[int, int] = {}  # key number → value size from its writes
 
-    def add(self, ms: int, db: int, key: bytes, size: int) -> int:
+    def add(self, ms: int, db: int, key: bytes, size: int, ttl: int = 0) -> int:
         number = self.numbers.get((db, key))
         if number is None:
             number = self.numbers[(db, key)] = len(self.names)
@@ -79,7 +85,7 @@ class _Builder:
         self.times.append(ms)
         self.keys.append(number)
         self.sizes.append(size)
-        self.ttls.append(0)
+        self.ttls.append(ttl)
         self.dbs.append(db)
         return number
 
@@ -115,7 +121,7 @@ def _json_trace(stream: IO[bytes], shown: str, default_size: int) -> LoadedTrace
     lines = _Numbered(stream)
     try:
         for access in read_trace(text for _number, text in lines):
-            number = builder.add(access.us // 1000, access.db, access.key, access.size)
+            number = builder.add(access.us // 1000, access.db, access.key, access.size, access.ttl)
             if access.command in VALUE_WRITES:
                 builder.written[number] = max(access.size - len(access.key), 0)
     except ValueError as error:
@@ -141,9 +147,10 @@ def _monitor_trace(stream: IO[bytes], shown: str, default_size: int) -> LoadedTr
         if not positions:
             continue
         share = (sum(map(len, args)) - len(args[0])) // len(positions)
+        ttl = ttl_ms(ttl_argument(name, args), moment)
         for position in positions:
             key = args[position]
-            index = builder.add(round(moment * 1000), db, key, share)
+            index = builder.add(round(moment * 1000), db, key, share, ttl)
             value = VALUE_AT.get(name)
             at = position + 1 if value == AFTER_KEY else value
             if at is not None and at < len(args):
@@ -159,8 +166,11 @@ def _text_trace(stream: IO[bytes], shown: str, rate: int) -> LoadedTrace:
         fields = raw.split()
         if not fields or fields[0].startswith(b"#"):
             continue
+        ttl = 0
+        if len(fields) > 2 and fields[-1].startswith(TTL_FIELD):
+            ttl = _number(fields.pop()[len(TTL_FIELD) :], "ttl", shown, number)
         if len(fields) not in (2, 3):
-            raise SourceError(f"{shown}: line {number}: expected `[ts_ms] key size`, not {len(fields)} fields")
+            raise SourceError(f"{shown}: line {number}: expected `[ts_ms] key size [ttl=MS]`, not {len(fields)} fields")
         has_time = len(fields) == 3
         if timed is None:
             timed = has_time
@@ -170,7 +180,7 @@ def _text_trace(stream: IO[bytes], shown: str, rate: int) -> LoadedTrace:
         ms = _number(fields[0], "time", shown, number) if has_time else len(builder.keys) * 1000 // rate
         if builder.times and ms < builder.times[-1]:
             raise SourceError(f"{shown}: line {number}: time {ms} is before the line above's")
-        builder.add(ms, 0, fields[-2], size)
+        builder.add(ms, 0, fields[-2], size, ttl)
     return LoadedTrace(builder.trace(), FORMAT_TEXT, bool(timed))
 
 

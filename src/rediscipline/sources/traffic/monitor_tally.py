@@ -181,8 +181,9 @@ class MonitorTally:
             by_bytes((db, key), share)
         if self.trace is not None:
             us, size = round(moment * 1_000_000), int(share)
+            ttl = ttl_ms(ttl_argument(name, args), moment) if name in EXPIRY_SHAPES else 0
             for key in keys:
-                self.trace.write(us, db, full, size, key)
+                self.trace.write(us, db, full, size, key, ttl=ttl)
         if name in MULTI_KEY:
             self._arity(name, client, keys)
         if name in EXPIRY_SHAPES:
@@ -268,26 +269,15 @@ class MonitorTally:
     def _expiry(self, name: str, args: tuple[bytes, ...], keys: list[bytes], sent: tuple[float, str]) -> None:
         """Count a whole-value write without an expiry, or the expiry a command sets, under its key's pattern;
         `sent` is when and by whom (a burst of one TTL is one client's loop or pipeline: runs are per client)."""
-        found: tuple[int, int, bool] | None = None  # (value, ms per unit, absolute)
-        if name in TTL_ARGUMENT:
-            index, unit, absolute = TTL_ARGUMENT[name]
-            found = (_integer(args[index]), unit, absolute) if len(args) > index else None
-        elif name in ("set", "getex"):
-            start = 3 if name == "set" else 2
-            options = [argument.lower() for argument in args[start:]]
-            for index, option in enumerate(options[:-1]):
-                if option in TTL_OPTIONS:
-                    unit, absolute = TTL_OPTIONS[option]
-                    found = (_integer(args[start + index + 1]), unit, absolute)
-            if found is None and name == "set" and not SET_TTL_OPTIONS.intersection(options):
+        found = ttl_argument(name, args)
+        if found is None:
+            if name == "set" and not SET_TTL_OPTIONS.intersection(argument.lower() for argument in args[3:]):
                 self._no_ttl(keys[0], name)
-            if found is None:
-                return
-        else:
-            for key in keys:
-                self._no_ttl(key, name)
+            elif name in NO_TTL_WRITES:
+                for key in keys:
+                    self._no_ttl(key, name)
             return
-        if found is None or found[0] < 0:
+        if found[0] < 0:
             return
         value, unit, absolute = found
         pattern = self._pattern(keys[0])
@@ -391,6 +381,34 @@ class MonitorTally:
             )  # fmt: skip
         shapes.sort(key=lambda shape: (-shape.repeats, shape.pattern))
         return shapes
+
+
+def ttl_argument(name: str, args: tuple[bytes, ...]) -> tuple[int, int, bool] | None:
+    """The expiry a command sets, as (value, milliseconds per unit, absolute), None when it sets none: the
+    argument of EXPIRE, SETEX, ... (TTL_ARGUMENT), the last EX/PX/EXAT/PXAT option of SET or GETEX."""
+    if name in TTL_ARGUMENT:
+        index, unit, absolute = TTL_ARGUMENT[name]
+        return (_integer(args[index]), unit, absolute) if len(args) > index else None
+    if name not in ("set", "getex"):
+        return None
+    start = 3 if name == "set" else 2
+    found = None
+    options = [argument.lower() for argument in args[start:]]
+    for index, option in enumerate(options[:-1]):
+        if option in TTL_OPTIONS:
+            unit, absolute = TTL_OPTIONS[option]
+            found = (_integer(args[start + index + 1]), unit, absolute)
+    return found
+
+
+def ttl_ms(found: tuple[int, int, bool] | None, moment: float) -> int:
+    """The milliseconds `found` (from `ttl_argument`) leaves the key, from `moment` (Unix seconds) for an
+    absolute time; 0 when it sets none or has passed."""
+    if found is None:
+        return 0
+    value, unit, absolute = found
+    left = value * unit - (round(moment * 1000) if absolute else 0)
+    return max(left, 0)
 
 
 def _is_zero(value: bytes) -> bool:

@@ -14,7 +14,9 @@ and every other line is one access of one key:
 * `cmd`: the command name in lowercase, `name|sub` for a container's subcommand (`object|freq`);
 * `size`: the bytes of the command's arguments (its name excluded) divided evenly among its keys, rounded
   down: a SET's value plus its key, an MGET's key;
-* `key`: the key's bytes in standard base64 (padded), since keys are bytes and need not be UTF-8.
+* `key`: the key's bytes in standard base64 (padded), since keys are bytes and need not be UTF-8;
+* `ttl` (only on a command that sets an expiry: SET EX/PX/EXAT/PXAT, SETEX, PSETEX, EXPIRE, ..., GETEX): the
+  milliseconds it leaves the key, from the command's time.
 
 A command on several keys gives one line per key, in the order of its arguments; commands without keys give
 none; the lines follow the server's order. A reader ignores fields it does not know (`read_trace` does), so
@@ -50,6 +52,7 @@ class Access:
     command: str
     size: int
     key: bytes
+    ttl: int = 0
 
 
 class TraceWriter:
@@ -61,14 +64,15 @@ class TraceWriter:
         self.written = 0
         stream.write(HEADER)
 
-    def write(self, us: int, db: int, command: str, size: int, key: bytes) -> None:
+    def write(self, us: int, db: int, command: str, size: int, key: bytes, *, ttl: int = 0) -> None:
         quoted = self._commands.get(command)
         if quoted is None:
             quoted = json.dumps(command)
             if len(self._commands) < 4096:
                 self._commands[command] = quoted
         encoded = base64.b64encode(key).decode("ascii")
-        self._stream.write(f'{{"us":{us},"db":{db},"cmd":{quoted},"size":{size},"key":"{encoded}"}}\n')
+        expiry = f',"ttl":{ttl}' if ttl > 0 else ""
+        self._stream.write(f'{{"us":{us},"db":{db},"cmd":{quoted},"size":{size},"key":"{encoded}"{expiry}}}\n')
         self.written += 1
 
 
@@ -116,4 +120,5 @@ def read_trace(lines: Iterable[str]) -> Iterator[Access]:
     for line in iterator:
         record = json.loads(line)
         key = base64.b64decode(record["key"])
-        yield Access(int(record["us"]), int(record["db"]), str(record["cmd"]), int(record["size"]), key)
+        ttl = int(record.get("ttl", 0))
+        yield Access(int(record["us"]), int(record["db"]), str(record["cmd"]), int(record["size"]), key, ttl)

@@ -24,7 +24,6 @@ from rediscipline.model.display import NAME_LIMIT, QUOTE_LIMIT, TEXT_LIMIT, disp
 from rediscipline.model.finding import CONTEXT_TEST, Finding
 from rediscipline.model.keyspace import KeyspaceStats
 from rediscipline.model.report import LAYOUT_SITES, Report, ServerSummary
-from rediscipline.model.traffic import TrafficView
 from rediscipline.render.labels import SEVERITY, label
 from rediscipline.render.libraries import with_advice
 from rediscipline.render.markdown_escape import md
@@ -332,14 +331,21 @@ def _traffic_part(part: Part) -> list[str]:
     return [md(part.text), ""]
 
 
-def _traffic_lines(views: Sequence[TrafficView], lang: str, budget: int) -> list[str]:
-    """Each traffic window as `render.traffic` words it, cut at a line when it would pass `budget` (the JSON
-    report has all of it)."""
+def _traffic_lines(report: Report, lang: str, budget: int) -> list[str]:
+    """Each traffic window as `render.traffic` words it, and each simulation as `render.simulation` does, cut
+    at a line when it would pass `budget` (the JSON report has all of it)."""
     lines: list[str] = []
-    for view in views:
+    for view in report.stats.traffic:
         section = traffic_section(view, lang)
         title = label("tr-title", lang, address=f"`{section.address}`", window=section.window)  # the address quoted
         lines += [f"#### {md(title)}", ""]
+        for part in section.parts:
+            lines += _traffic_part(part)
+    for simulation in report.stats.eviction:
+        from rediscipline.render.simulation import eviction_section  # a simulation's report only
+
+        section = eviction_section(simulation, lang)
+        lines += [f"#### {md(section.title)}", ""]
         for part in section.parts:
             lines += _traffic_part(part)
     kept, left = fitting(lines, budget - 200)
@@ -361,7 +367,7 @@ def markdown_document(report: Report, lang: str = "en", limit: int = DOCUMENT_LI
     tail_budget = int(limit * TAIL_SHARE)
     keyspace = _keyspace_lines(report.stats.keyspace, lang) if report.stats.keyspace is not None else []
     sources = _source_lines(report, lang, tail_budget - sum(size(line) + 1 for line in keyspace))
-    traffic = _traffic_lines(report.stats.traffic, lang, int(limit * TRAFFIC_SHARE)) if report.stats.traffic else []
+    traffic = _traffic_lines(report, lang, int(limit * TRAFFIC_SHARE))
     used = sum(size(line) + 1 for line in (*head, *notes, *sources, *keyspace, *traffic))
     findings = _finding_lines(report, lang, limit - used, sites, os.getcwd() if cwd is None else cwd)
     return "\n".join([*head, *notes, *findings, *sources, *keyspace, *traffic]).rstrip("\n") + "\n"

@@ -9,8 +9,9 @@ above `maxmemory`, one key at a time:
   database (all keys, or only those with a TTL for `volatile-*`; all of them when there are fewer) into the
   eviction pool (`pool`), then evicts the pool's best candidate that still exists. The server's sample is a
   run of neighbouring hash buckets from a random one (`dictGetSomeKeys`); the keys' places in the table have
-  nothing to do with their access times, so a uniform sample is drawn here. LRU scores by idle time on the server's LRU clock (1 s resolution), LFU
-  by 255 − the decayed counter (`lfu`), volatile-ttl by the nearest expiry;
+  nothing to do with their access times, so a uniform sample is drawn here. LRU scores by idle time on the
+  server's LRU clock (1 s resolution), LFU by 255 − the decayed counter (`lfu`), volatile-ttl by the nearest
+  expiry;
 * random policies: a random key of the next database in turn;
 * nothing to evict (noeviction, or a volatile policy with no volatile key): the SET is refused, an OOM error,
   and the GETs go on being served.

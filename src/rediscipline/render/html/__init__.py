@@ -59,6 +59,15 @@ class Page:
     traffic: tuple[TrafficSection, ...] = ()
 
 
+def _simulations(report: Report, lang: str) -> tuple[TrafficSection, ...]:
+    """A simulation's sections, laid out as the traffic windows' (`render.simulation` words them)."""
+    if not report.stats.eviction:
+        return ()
+    from rediscipline.render.simulation import eviction_section  # a simulation's report only
+
+    return tuple(eviction_section(simulation, lang) for simulation in report.stats.eviction)
+
+
 def _patterns(report: Report, lang: str, limit: int) -> tuple[tuple[PatternRow, ...], str]:
     stats = report.stats
     rows = tuple(
@@ -113,7 +122,7 @@ def _page(report: Report, lang: str, limits: PageLimits) -> str:
         families_of={rule.rule_id: rule.family for rule in view.rules},
         patterns=patterns,
         patterns_caption=caption,
-        traffic=tuple(traffic_section(view, lang) for view in report.stats.traffic),
+        traffic=tuple(traffic_section(view, lang) for view in report.stats.traffic) + _simulations(report, lang),
     )
     return render_page(
         "report.html.j2",

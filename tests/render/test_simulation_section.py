@@ -51,3 +51,16 @@ def test_a_hostile_key_name_is_escaped_everywhere() -> None:
     patterns = {n["pattern"] for r in document["simulation"]["eviction"]["results"] for n in r["namespaces"]}
     # the name's pattern is a glob (its backslash and `[` escaped); the JSON keeps the text, ESC as a JSON escape
     assert "bin:\\\\xff\x1b\\[31m" in patterns, patterns
+
+
+def test_every_field_of_the_simulation_is_documented() -> None:
+    """docs/json-report.md: the `simulation` table names each field of the trace, the settings and a result."""
+    docs = (Path(__file__).parents[2] / "docs" / "json-report.md").read_text(encoding="utf-8")
+    section = docs[docs.index("### `simulation`") : docs.index("### `patterns`")]
+    table = section[section.index("| field |") :]
+    eviction = json.loads(_rendered(_report(), "json"))["simulation"]["eviction"]
+    for part in ("trace", "settings"):
+        row = next(line for line in table.splitlines() if line.startswith(f"| `eviction.{part}`"))
+        assert all(f"`{name}`" in row for name in eviction[part]), (part, row)
+    row = next(line for line in table.splitlines() if line.startswith("| `eviction.results[]`"))
+    assert all(f"`{name}`" in row for name in eviction["results"][0]), row

@@ -105,7 +105,7 @@ def test_the_sample_s_shapes_are_findings_of_their_rules() -> None:
 def test_the_json_monitor_object_is_documented() -> None:
     """docs/json-report.md: each field of `traffic[].monitor` has its row."""
     docs = (Path(__file__).parents[2] / "docs" / "json-report.md").read_text(encoding="utf-8")
-    section = docs[docs.index("#### `traffic[].monitor`") : docs.index("### `patterns`")]
+    section = docs[docs.index("#### `traffic[].monitor`") : docs.index("### `simulation`")]
     rows = [line.split(" | ")[0].lstrip("| ") for line in section.splitlines() if line.startswith("| `")]
     documented = {name.strip("`").split("[")[0] for row in rows for name in row.split(", ")}
     [window] = json.loads(_rendered(monitored_report(), "json"))["traffic"]

@@ -49,7 +49,7 @@ def _policies(ctx: click.Context, param: click.Parameter, values: tuple[str, ...
 
 @click.group("simulate")
 def simulate_command() -> None:
-    """What a server's own algorithms would do with your traffic: replay it, per setting, and compare."""
+    """What-if: replay an access trace through a server's eviction, per policy and maxmemory."""
 
 
 @simulate_command.command("eviction")

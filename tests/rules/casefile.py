@@ -43,6 +43,11 @@ Cluster rules (CLU) judge one `[case.cluster]` table, a `ClusterView` fed to the
 * `slots-from` (`scan`, the default, or `server`: the slot key counts are CLUSTER SLOT-STATS'),
   `sample-rate`, and `uncovered` (default: the slots no shard's ranges cover).
 
+Simulation rules judge one `[case.simulation]` table, an `EvictionSimulation` (a trace of `accesses`
+accesses, default 10,000, `volatile-accesses` of them with a TTL) with `configured-policy` (omit for none) and
+`results`, a list of replay tables — `policy`, `maxmemory` (default 64 MiB), `hit-ratio` (hits are that share
+of the accesses, the rest misses), `evicted` (keys), `oom` (writes refused).
+
 Traffic rules judge one `[case.traffic]` table, a `TrafficView` (what `rediscipline traffic` observed at a
 server, `redis://case:6379`) fed to the engine after everything else:
 
@@ -96,6 +101,7 @@ from rediscipline.model.finding import Finding
 from rediscipline.model.keyname import SLOT_ANY, KeyTemplate, Part, Placeholder
 from rediscipline.model.location import Location
 from rediscipline.model.server import ServerFact
+from rediscipline.model.simulation import EvictionResult, EvictionSettingsView, EvictionSimulation, TraceSummary
 from rediscipline.model.traffic import (
     DEFAULT_OUTPUT_LIMITS,
     ClientInfo,
@@ -129,6 +135,7 @@ class Case:
     also: list[str] = field(default_factory=list)
     cluster: ClusterView | None = None
     traffic: TrafficView | None = None
+    simulation: EvictionSimulation | None = None
 
     @property
     def passing(self) -> bool:
@@ -160,6 +167,7 @@ def load_cases() -> list[Case]:
                     also=list(raw.get("also", [])),
                     cluster=_cluster(raw["cluster"]) if "cluster" in raw else None,
                     traffic=_traffic(raw["traffic"]) if "traffic" in raw else None,
+                    simulation=_simulation(raw["simulation"]) if "simulation" in raw else None,
                 )
             )
     return cases
@@ -339,6 +347,31 @@ _CLIENT_FIELDS = {
 }
 
 
+def _simulation(raw: dict[str, Any]) -> EvictionSimulation:
+    unknown = set(raw) - {"configured-policy", "accesses", "volatile-accesses", "results"}
+    assert not unknown, f"unknown simulation fields {sorted(unknown)}"
+    accesses = raw.get("accesses", 10_000)
+    trace = TraceSummary("text", accesses, 1_000, 60_000, raw.get("volatile-accesses", 0), 50_000_000, True)
+    settings = EvictionSettingsView("redis 7.0", 990_000, 5, 10, 1, 10, 0, 100, raw.get("configured-policy"))
+    results = []
+    for result in raw.get("results", []):
+        hits = round(result["hit-ratio"] * accesses)
+        results.append(
+            EvictionResult(
+                policy=result["policy"],
+                maxmemory=result.get("maxmemory", 64 << 20),
+                hits=hits,
+                misses=accesses - hits,
+                evicted_keys=result.get("evicted", 0),
+                evicted_bytes=result.get("evicted", 0) * 200,
+                oom_errors=result.get("oom", 0),
+                peak_memory=result.get("maxmemory", 64 << 20),
+                keys_at_end=500,
+            )
+        )
+    return EvictionSimulation(Location("simulation", "trace.txt"), trace, settings, tuple(results))
+
+
 def _traffic(raw: dict[str, Any]) -> TrafficView:
     unknown = set(raw) - {"clients", "output-limits", "seconds", "clients-total", "hot-keys", "queues"}
     assert not unknown, f"unknown traffic fields {sorted(unknown)}"
@@ -478,8 +511,11 @@ def run_case(case: Case) -> list[Finding]:
         engine.consume([case.cluster])
     if case.traffic is not None:
         engine.consume([case.traffic])
+    if case.simulation is not None:
+        engine.consume([case.simulation])
     live = case.facts or case.server or case.commands or case.cluster
-    source = "code" if case.calls else "traffic" if case.traffic else "live" if live else "keys"
+    source = "code" if case.calls else "traffic" if case.traffic else "simulation" if case.simulation else "live"
+    source = source if case.calls or case.traffic or case.simulation or live else "keys"
     return [f for f in engine.finish(source).findings if f.rule_id == case.rule_id]
 
 

@@ -29,6 +29,7 @@ from rediscipline.rules.base import (
     InstanceRule,
     NameRule,
     Rule,
+    SimulationRule,
     TrafficRule,
     doc_sections,
     documented_options,
@@ -39,7 +40,17 @@ from tests.rules.casefile import load_cases
 RULES = list(default_registry())
 CASES = load_cases()
 #: The kinds of rule the engine runs on facts; a rule of none of them is a tool rule.
-JUDGING_KINDS = (NameRule, FactRule, AggregateRule, CommandRule, CallRule, InstanceRule, ClusterRule, TrafficRule)
+JUDGING_KINDS = (
+    NameRule,
+    FactRule,
+    AggregateRule,
+    CommandRule,
+    CallRule,
+    InstanceRule,
+    ClusterRule,
+    TrafficRule,
+    SimulationRule,
+)
 JUDGING = [cls for cls in RULES if issubclass(cls, JUDGING_KINDS)]
 TOOL_RULES = {cls.meta.id for cls in RULES if not issubclass(cls, JUDGING_KINDS)}
 COMMAND_RULES = [cls for cls in RULES if issubclass(cls, CommandRule)]

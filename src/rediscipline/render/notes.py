@@ -30,6 +30,7 @@ PLACES = {
     "keys": Text("a key list", "Key 列表"),
     "runtime": Text("a running application", "运行中的应用"),
     "traffic": Text("a server's traffic", "实例的请求流量"),
+    "simulation": Text("a simulation", "模拟"),
 }
 
 Params = Mapping[str, Any]

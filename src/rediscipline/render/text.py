@@ -169,7 +169,7 @@ def _by_rule(findings: list[Finding], report: Report, console: Console, lang: st
         if meta is not None:
             _sources(meta, console, lang)
         counted: str | None = "call" if meta is None or meta.family in COUNTED_IN_CALLS else "server"
-        if meta is not None and meta.where == ("traffic",):
+        if meta is not None and meta.where in (("traffic",), ("simulation",)):
             counted = None
         for finding in group:
             _finding(finding, console, lang, counted)

@@ -56,7 +56,7 @@ from rediscipline.rules.options import RuleOptions
 from rediscipline.rules.translation import HEADINGS_ZH, ChineseDoc
 
 #: Where a rule can be checked, in the order the catalog shows them.
-WHERE = ("code", "runtime", "live", "rdb", "config", "keys", "traffic")
+WHERE = ("code", "runtime", "live", "rdb", "config", "keys", "traffic", "simulation")
 DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Options", "Source")
 FAMILIES = {
     "KEY": Text("key naming", "键名规范"),

@@ -80,6 +80,8 @@ class EvictionSource:
         ]
         if unknown:
             raise SourceError(f"unknown eviction policy {unknown[0]!r}: one of {', '.join(POLICIES)}")
+        if options.configured_policy and options.configured_policy not in options.policies:
+            options = replace(options, policies=(options.configured_policy, *options.policies))  # what it is judged by
         self.options = options
         self.inputs = (display_bytes(os.fsencode(options.trace), PATH_LIMIT),)
         self._outcome = SourceOutcome()

@@ -41,8 +41,9 @@ def test_json_has_a_result_per_policy_and_size(trace: Path) -> None:
     per_key = REDIS_70.key_bytes(len(b"cold:10"), 100)
     room = REDIS_70.baseline + 64 + 6 * per_key  # the dict's first array and six keys
     done = cli(str(trace), "--maxmemory", f"{room},100mb", "--policy", "allkeys-lru,noeviction", "--format", "json")
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1, done.stderr  # EVI002: noeviction refuses writes, an error
     report = json.loads(done.stdout)
+    assert [(f["rule"], f["subject"]) for f in report["findings"]] == [("EVI002", "policy noeviction")]
     simulation = report["simulation"]["eviction"]
     assert simulation["trace"] == {
         "path": str(trace), "format": "text", "accesses": 220, "keys": 22, "span_ms": 19900, "timed": True,

@@ -24,19 +24,19 @@ Time comes from the trace (milliseconds); a key whose TTL passed is deleted when
 expiry). Active expiry (keys expired by the server's cycle while nobody reads them) is not replayed here, so
 on traces with short TTLs expired keys keep their memory until read or evicted.
 
-Sampling uses a seeded generator: the server's own sampling is random too, so a simulated hit ratio is one
-draw, not the mean; the calibration tests compare it with a real server's.
+Sampling uses a seeded generator (`rng`): the server's own sampling is random too, so a simulated hit ratio is
+one draw, not the mean; the calibration tests compare it with a real server's.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rediscipline.simulate.lfu import LFU_INIT_VAL, LFU_MAX, decayed, incremented, minutes
 from rediscipline.simulate.memory import MAX_LOAD, REDIS_70, MemoryModel, table_buckets
 from rediscipline.simulate.pool import EvictionPool
+from rediscipline.simulate.rng import SplitMix64, distinct_sample
 
 #: The eight values of `maxmemory-policy`, as the server spells them.
 POLICIES = (
@@ -147,7 +147,7 @@ class _Replay:
         if settings.policy not in POLICIES:
             raise ValueError(f"unknown policy {settings.policy!r}: one of {', '.join(POLICIES)}")
         self.trace, self.settings = trace, settings
-        self.random = random.Random(settings.seed)
+        self.random = SplitMix64(settings.seed)
         self.allkeys = settings.policy.startswith("allkeys-")
         self.kind = settings.policy.split("-", 1)[1] if "-" in settings.policy else ""
         self.memory = settings.memory
@@ -296,7 +296,6 @@ class _Replay:
         return database.all if self.allkeys else database.volatile
 
     def _pooled_key(self, now: int) -> tuple[int, int] | None:
-        sample = self.random.sample
         samples = self.settings.samples
         while True:
             total = 0
@@ -305,7 +304,8 @@ class _Replay:
                 if not members:
                     continue
                 total += len(members)
-                for key in sample(members, min(samples, len(members))):  # distinct, as dictGetSomeKeys gives
+                for position in distinct_sample(self.random, len(members), samples):  # as dictGetSomeKeys gives
+                    key = members[position]
                     self.pool.insert(key << DB_BITS | db, self._score(key, now))
             if not total:
                 return None
@@ -320,7 +320,7 @@ class _Replay:
             db = order[self.next_db % len(order)]
             members = self._candidates(self.dbs[db])
             if members:
-                return members[self.random.randrange(len(members))], db
+                return members[self.random.below(len(members))], db
         return None
 
 

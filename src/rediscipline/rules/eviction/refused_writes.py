@@ -88,13 +88,22 @@ class RefusedWrites(SimulationRule[RefusedWritesOptions]):
             if share <= ctx.options.max_share:
                 continue
             size = human_bytes(result.maxmemory)
+            if policy == "noeviction":
+                fix = Text(
+                    "use an allkeys policy for a cache, or size maxmemory above the data",
+                    "缓存请使用 allkeys 类策略，或把 maxmemory 设得高于数据量",
+                )
+            else:
+                fix = Text(
+                    "give cached keys a TTL or use an allkeys policy", "请给缓存 Key 设置 TTL，或使用 allkeys 类策略"
+                )
             message = Text(
                 f"{policy} at maxmemory {size} refused {result.oom_errors:,} of {result.misses:,} writes after a miss "
                 f"({share:.1%}) with OOM; {volatile:.0%} of the trace's accesses set a TTL: every one of those "
-                "writes fails in the application; give cached keys a TTL or use an allkeys policy",
+                f"writes fails in the application; {fix.en}",
                 f"maxmemory 为 {size} 时 {policy} 以 OOM 拒绝了未命中后 {result.misses:,} 次写入中的 "
                 f"{result.oom_errors:,} 次（{share:.1%}）；轨迹中设置 TTL 的访问占 {volatile:.0%}："
-                "这些写入在应用中都会失败；请给缓存 Key 设置 TTL，或使用 allkeys 类策略",
+                f"这些写入在应用中都会失败；{fix.zh}",
             )
             yield SubjectViolation(
                 Violation("refused-writes", message, value=round(share, 4)), f"policy {policy}", None

@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from rediscipline import compiled
 from rediscipline.simulate.lfu import LFU_INIT_VAL, LFU_MAX, decayed, incremented, minutes
 from rediscipline.simulate.memory import MAX_LOAD, REDIS_70, MemoryModel, table_buckets
 from rediscipline.simulate.pool import EvictionPool
@@ -341,5 +342,14 @@ class _Held:
 
 
 def replay(trace: Trace, settings: EvictionSettings) -> Outcome:
-    """Replay `trace` through the eviction `settings` describe (see the module docstring)."""
+    """Replay `trace` through the eviction `settings` describe (see the module docstring), with the compiled
+    twin (`_replay`, the same steps and draws) when this install has it."""
+    kernel = compiled.load("rediscipline.simulate._replay")
+    if kernel is not None:
+        return kernel.replay(trace, settings)  # type: ignore[no-any-return]
+    return replay_in_python(trace, settings)
+
+
+def replay_in_python(trace: Trace, settings: EvictionSettings) -> Outcome:
+    """The pure-Python replay (what the compiled twin is checked against)."""
     return _Replay(trace, settings).run()

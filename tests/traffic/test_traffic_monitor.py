@@ -23,6 +23,7 @@ from rediscipline.api.defaults import settings_for
 from rediscipline.api.traffic import TrafficOptions, observe_traffic
 from rediscipline.model.report import Report
 from rediscipline.settings.loader import Overrides
+from rediscipline.simulate.memory import REDIS_70
 from rediscipline.sources.traffic.trace import read_trace
 from tests.support.kinds import running
 from tests.support.servers import ServerProcess, start_server
@@ -154,9 +155,38 @@ def test_the_trace_holds_every_key_access_of_the_sample(server: ServerProcess, t
     assert len(accesses) == view.monitor.key_ops > 0
     assert {access.key for access in accesses} == {b"bin:\xff\x00", b"a:1", b"a:2"}
     assert {access.command for access in accesses} == {"set", "mget"}
+    assert {access.ttl for access in accesses if access.command == "set"} == {30_000}  # SET ... EX 30
+    assert {access.ttl for access in accesses if access.command == "mget"} == {0}
     [written] = [n for n in report.notes if n.code == "traffic-trace"]
     assert written.params["accesses"] == len(accesses)
     assert list(tmp_path.iterdir()) == [trace]  # no partial file left beside it
+
+
+def test_a_saved_trace_is_replayed_by_simulate_eviction(server: ServerProcess, tmp_path: Path) -> None:
+    """`traffic --save-trace` then `simulate eviction` on the file: the keys, their value sizes from their
+    writes and their TTLs come through."""
+    trace = tmp_path / "trace.jsonl"
+
+    def step(client: redis.Redis) -> None:
+        client.set(b"page:1", b"x" * 500, ex=60)
+        client.get(b"page:1")
+        client.get(b"user:7")
+
+    with Workload(server, step):
+        monitored(server, 1.0, save_trace=trace)
+    done = subprocess.run(
+        [sys.executable, "-m", "rediscipline", "simulate", "eviction", str(trace), "--maxmemory", "64mb",
+         "--policy", "volatile-lru", "--default-size", "40", "--format", "json", "--isolated"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    simulation = json.loads(done.stdout)["simulation"]["eviction"]
+    assert simulation["trace"]["format"] == "rediscipline-trace" and simulation["trace"]["keys"] == 2
+    assert 0 < simulation["trace"]["volatile_accesses"] < simulation["trace"]["accesses"]
+    [result] = simulation["results"]
+    assert result["misses"] == 2 and result["oom_errors"] == 0  # each key read once from the database
+    model = REDIS_70.key_bytes(len(b"page:1"), 500) + REDIS_70.key_bytes(len(b"user:7"), 40)
+    assert simulation["trace"]["working_set"] == REDIS_70.baseline + REDIS_70.table_bytes(4) + model
 
 
 def test_a_user_without_monitor_gets_the_rest_with_a_note(server: ServerProcess) -> None:

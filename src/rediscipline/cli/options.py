@@ -25,6 +25,7 @@ from rediscipline.redis_meta.libraries import KEY_MODES
 from rediscipline.render import RENDERERS
 from rediscipline.settings.layering import Settings
 from rediscipline.settings.loader import Overrides
+from rediscipline.sources.config.syntax import memory_bytes
 from rediscipline.sources.errors import SourceError
 
 if TYPE_CHECKING:
@@ -179,6 +180,14 @@ def plain_console() -> Console:
     from rich.console import Console
 
     return Console(highlight=False, markup=False, emoji=False, soft_wrap=not sys.stdout.isatty())
+
+
+def size_value(value: str, param: click.Parameter | None = None) -> int:
+    """A size above 0 as redis.conf writes one: `67108864`, `64mb`, `500k`; a bad one is click's usage error."""
+    size = memory_bytes(value.strip().encode("ascii", "replace"))
+    if not size:
+        raise click.BadParameter(f"{value!r} is not a size above 0 (bytes, or with k, kb, m, mb, g, gb)", param=param)
+    return size
 
 
 def write_report(

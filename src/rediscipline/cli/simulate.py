@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from rediscipline.api import settings_for
-from rediscipline.cli.options import output_options, overrides_from, settings_options, write_report
+from rediscipline.cli.options import output_options, overrides_from, settings_options, size_value, write_report
 from rediscipline.render import RENDERERS
 from rediscipline.simulate.eviction import (
     DEFAULT_DECAY_TIME,
@@ -18,7 +18,6 @@ from rediscipline.simulate.eviction import (
     DEFAULT_SAMPLES,
     POLICIES,
 )
-from rediscipline.sources.config.syntax import memory_bytes
 from rediscipline.sources.simulation.eviction_source import DEFAULT_POLICIES
 from rediscipline.sources.simulation.traces import DEFAULT_RATE, DEFAULT_SIZE
 
@@ -26,16 +25,7 @@ from rediscipline.sources.simulation.traces import DEFAULT_RATE, DEFAULT_SIZE
 def _sizes(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[int, ...]:
     """Sizes as redis.conf writes them (`64mb`, `500k`, bytes), repeated or separated by commas."""
     del ctx
-    sizes = []
-    for value in values:
-        for word in value.split(","):
-            size = memory_bytes(word.strip().encode("ascii", "replace"))
-            if not size:
-                raise click.BadParameter(
-                    f"{word!r} is not a size above 0 (bytes, or with k, kb, m, mb, g, gb)", param=param
-                )
-            sizes.append(size)
-    return tuple(dict.fromkeys(sizes))
+    return tuple(dict.fromkeys(size_value(word, param) for value in values for word in value.split(",")))
 
 
 def _policies(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[str, ...]:
@@ -89,6 +79,7 @@ def simulate_command() -> None:
     "--baseline-memory",
     type=str,
     default=None,
+    callback=lambda _ctx, param, value: None if value is None else size_value(value, param),
     metavar="SIZE",
     help="The server's used_memory with no key (default: the memory model's, measured on Redis 7.0).",
 )
@@ -127,7 +118,7 @@ def eviction_command(
     lfu_log_factor: int,
     lfu_decay_time: int,
     hz: int,
-    baseline_memory: str | None,
+    baseline_memory: int | None,
     default_size: int,
     rate: int,
     seed: int,
@@ -154,11 +145,6 @@ def eviction_command(
     """
     from rediscipline.api.simulate import EvictionOptions, simulate_eviction
 
-    baseline_bytes = None
-    if baseline_memory is not None:
-        baseline_bytes = memory_bytes(baseline_memory.strip().encode("ascii", "replace"))
-        if baseline_bytes is None:
-            raise click.BadParameter(f"{baseline_memory!r} is not a size", param_hint="--baseline-memory")
     settings = settings_for(overrides_from(params))
     options = EvictionOptions(
         trace=trace,
@@ -171,7 +157,7 @@ def eviction_command(
         seed=seed,
         default_size=default_size,
         rate=rate,
-        baseline=baseline_bytes,
+        baseline=baseline_memory,
         configured_policy=configured_policy,
     )
     report = simulate_eviction(options, settings, baseline=baseline)

@@ -9,9 +9,8 @@ from typing import Any
 import click
 
 from rediscipline.api import settings_for
-from rediscipline.cli.options import output_options, overrides_from, settings_options, write_report
+from rediscipline.cli.options import output_options, overrides_from, settings_options, size_value, write_report
 from rediscipline.render import RENDERERS
-from rediscipline.sources.config.syntax import memory_bytes
 from rediscipline.sources.live.defaults import DEFAULT_TIMEOUT_SECONDS
 from rediscipline.sources.traffic.defaults import DEFAULT_DURATION, MAX_DURATION
 from rediscipline.sources.traffic.hotkeys import DEFAULT_MAX_KEYS
@@ -20,12 +19,8 @@ from rediscipline.sources.traffic.queues import REASON_OPTION
 
 
 def _size(ctx: click.Context, param: click.Parameter, value: str) -> int:
-    """A positive size as redis.conf writes one: `67108864`, `64mb`, `500k`."""
     del ctx
-    size = memory_bytes(value.strip().encode("ascii", "replace"))
-    if not size:
-        raise click.BadParameter(f"{value!r} is not a size above 0 (bytes, or with k, kb, m, mb, g, gb)", param=param)
-    return size
+    return size_value(value, param)
 
 
 @click.command("traffic")

@@ -301,6 +301,14 @@ cdef class _Kernel:
         self.pool_dbs[k] = db
         self.pool_scores[k] = score
 
+    cdef int64_t* members(self, int64_t db, int64_t* count) noexcept:
+        """The keys eviction may take in database `db` (all, or those with a TTL), and how many."""
+        if self.allkeys:
+            count[0] = self.dbs[db].count
+            return self.dbs[db].all
+        count[0] = self.dbs[db].volatile_count
+        return self.dbs[db].volatile
+
     cdef bint candidate(self, int64_t key) noexcept:
         if self.allkeys:
             return self.cost[key] > 0
@@ -316,10 +324,7 @@ cdef class _Kernel:
             for index in range(self.ndbs):
                 if not self.dbs[index].created:
                     continue
-                if self.allkeys:
-                    members, n = self.dbs[index].all, self.dbs[index].count
-                else:
-                    members, n = self.dbs[index].volatile, self.dbs[index].volatile_count
+                members = self.members(index, &n)
                 if n == 0:
                     continue
                 total += n
@@ -368,10 +373,7 @@ cdef class _Kernel:
                     seen += 1
                     if seen == at:
                         break
-            if self.allkeys:
-                members, n = self.dbs[index].all, self.dbs[index].count
-            else:
-                members, n = self.dbs[index].volatile, self.dbs[index].volatile_count
+            members = self.members(index, &n)
             if n:
                 key[0] = members[rng_below(&self.rng, n)]
                 db[0] = index

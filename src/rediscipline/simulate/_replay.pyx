@@ -514,7 +514,7 @@ cdef void _run(
         key = keys[i]
         db = db_of[key]
         kernel.make_room(now)  # before the GET
-        if kernel.expire[key] >= 0 and kernel.expire[key] <= now and kernel.cost[key] > 0:
+        if kernel.expire[key] >= 0 and kernel.expire[key] < now and kernel.cost[key] > 0:
             kernel.delete(key, db)  # lazy expiry
         if kernel.cost[key] > 0:
             kernel.hits += 1

@@ -172,7 +172,7 @@ class _Replay:
             key, db = trace.keys[index], trace.dbs[index]
             fits = self._make_room(now)  # before the GET
             expiry = self.expires.get(key)
-            if expiry is not None and expiry <= now:
+            if expiry is not None and expiry < now:  # keyIsExpired: the key lives through its own millisecond
                 self._delete(key, db)  # lazy expiry: the GET finds it gone
             if key in self.cost:
                 outcome.hits += 1

@@ -75,9 +75,8 @@ class EvictionSource:
     counts_keys = False
 
     def __init__(self, options: EvictionOptions) -> None:
-        unknown = [
-            policy for policy in (*options.policies, options.configured_policy or POLICIES[0]) if policy not in POLICIES
-        ]
+        asked = (*options.policies, *((options.configured_policy,) if options.configured_policy else ()))
+        unknown = [policy for policy in asked if policy not in POLICIES]
         if unknown:
             raise SourceError(f"unknown eviction policy {unknown[0]!r}: one of {', '.join(POLICIES)}")
         if options.configured_policy and options.configured_policy not in options.policies:
@@ -97,11 +96,10 @@ class EvictionSource:
         if not len(trace):
             raise SourceError(f"{self.inputs[0]}: the trace holds no key access")
         model = REDIS_70 if options.baseline is None else replace(REDIS_70, baseline=options.baseline)
-        working = working_set(trace, model)
+        costs = key_costs(trace, model)
+        working = working_set(trace, model, costs)
         sizes = options.maxmemory or tuple(_curve(model, working))
-        smallest = model.baseline + min(
-            model.key_bytes(len(trace.names[k]), trace.sizes[i]) for i, k in enumerate(trace.keys)
-        )
+        smallest = model.baseline + min(costs.values())
         too_small = [size for size in sizes if size < smallest]
         if too_small:
             raise SourceError(
@@ -114,7 +112,7 @@ class EvictionSource:
             for policy in options.policies:
                 settings = EvictionSettings(policy, size, options.samples, options.log_factor, options.decay_time,
                                             options.hz, model, options.seed)  # fmt: skip
-                results.append(_result(settings, replay(trace, settings), trace, model, patterns))
+                results.append(_result(settings, replay(trace, settings), trace, costs, patterns))
         summary = _summary(loaded, working)
         view = EvictionSettingsView(model.name, model.baseline, options.samples, options.log_factor,
                                     options.decay_time, options.hz, options.seed, options.default_size,
@@ -128,15 +126,21 @@ class EvictionSource:
         yield EvictionSimulation(Location(SOURCE_SIMULATION, self.inputs[0]), summary, view, tuple(results))
 
 
-def working_set(trace: Trace, model: MemoryModel) -> int:
-    """`used_memory` with every key of the trace held at once (the largest size each is read with)."""
+def key_costs(trace: Trace, model: MemoryModel) -> dict[int, int]:
+    """What each key of the trace takes held (key number → bytes), at the largest size it is read with."""
     largest: dict[int, int] = {}
     for number, size in zip(trace.keys, trace.sizes, strict=True):
         if size > largest.get(number, -1):
             largest[number] = size
+    return {number: model.key_bytes(len(trace.names[number]), size) for number, size in largest.items()}
+
+
+def working_set(trace: Trace, model: MemoryModel, costs: dict[int, int] | None = None) -> int:
+    """`used_memory` with every key of the trace held at once (`costs`: `key_costs`, computed when not given)."""
+    costs = key_costs(trace, model) if costs is None else costs
     per_db = Counter(trace.dbs[index] for index in _first_access(trace))
     tables = sum(model.table_bytes(table_buckets(count)) for count in per_db.values())
-    return model.baseline + tables + sum(model.key_bytes(len(trace.names[k]), s) for k, s in largest.items())
+    return model.baseline + tables + sum(costs.values())
 
 
 def _first_access(trace: Trace) -> Iterator[int]:
@@ -154,14 +158,11 @@ def _curve(model: MemoryModel, working: int) -> Iterator[int]:
 
 
 def _result(
-    settings: EvictionSettings, outcome: Outcome, trace: Trace, model: MemoryModel, patterns: dict[int, bytes]
+    settings: EvictionSettings, outcome: Outcome, trace: Trace, costs: dict[int, int], patterns: dict[int, bytes]
 ) -> EvictionResult:
+    """One replay's result, its evictions counted under the keys' patterns (each at the key's cost)."""
     keys: Counter[bytes] = Counter()
     size: Counter[bytes] = Counter()
-    costs: dict[int, int] = {}
-    for index, number in enumerate(trace.keys):
-        if number in outcome.evicted and number not in costs:
-            costs[number] = model.key_bytes(len(trace.names[number]), trace.sizes[index])
     for number, times in outcome.evicted.items():
         pattern = patterns.get(number)
         if pattern is None:

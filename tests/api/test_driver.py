@@ -25,6 +25,7 @@ from rediscipline.sources.config.source import ConfigSource
 from rediscipline.sources.keylist import KeyListSource, NameSource
 from rediscipline.sources.live.source import LiveSource
 from rediscipline.sources.rdb.source import RdbSource
+from rediscipline.sources.simulation.eviction_source import EvictionSource
 from rediscipline.sources.traffic.source import TrafficSource
 from tests.support.sources import FactSource
 
@@ -50,7 +51,7 @@ def test_only_rules_a_key_list_can_show_run_and_the_others_are_listed() -> None:
     assert report.run.rules_enabled == len(runnable)
     [skipped] = [n for n in report.notes if n.code == "rules-not-checked"]
     assert set(skipped.params["rules"]) == {c.meta.id for c in registry} - runnable  # type: ignore[arg-type]
-    assert skipped.params["places"] == ("code", "runtime", "live", "rdb", "config", "traffic")
+    assert skipped.params["places"] == ("code", "runtime", "live", "rdb", "config", "traffic", "simulation")
     needed = "rules need code, a running application, a live server"
     assert note_text(skipped, "en").startswith(f"{len(registry) - len(runnable)} {needed}")
     assert {f.rule_id for f in report.findings} == {"KEY001", "KEY006"}
@@ -122,9 +123,12 @@ def test_the_engine_result_is_frozen() -> None:
 def test_every_place_a_rule_names_is_read_by_a_source() -> None:
     """A rule's `where` names only places some Source reads (the runtime guard's included), the banned-command
     rows included, and every place a source reads is one a rule may name."""
-    sources = (CodeSource, ConfigSource, KeyListSource, NameSource, LiveSource, RdbSource, RuntimeSource, TrafficSource)
+    sources = (
+        CodeSource, ConfigSource, KeyListSource, NameSource, LiveSource, RdbSource, RuntimeSource, TrafficSource,
+        EvictionSource,
+    )  # fmt: skip
     places = {cls.place for cls in sources}
-    assert places == set(WHERE) == {"code", "config", "keys", "live", "rdb", "runtime", "traffic"}
+    assert places == set(WHERE) == {"code", "config", "keys", "live", "rdb", "runtime", "traffic", "simulation"}
     named = {place: sorted(cls.meta.id for cls in default_registry() if place in cls.meta.where) for place in WHERE}
     assert all(named.values()), named
     assert {cls.meta.id for cls in default_registry() if not set(cls.meta.where) <= places} == set()

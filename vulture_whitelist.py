@@ -10,7 +10,7 @@ vulture, never imported or run.
 __getattr__  # src/rediscipline/api/__init__.py
 
 # click commands: the group imports each by the attribute name written as a string in cli.main.COMMANDS;
-# `create` is registered on the `baseline` group by its decorator, `eviction` on the `simulate` group.
+# `create` is registered on the `baseline` group by its decorator, `eviction` and `expiry` on the `simulate` group.
 check_command  # src/rediscipline/cli/check.py
 keys_command  # src/rediscipline/cli/keys.py
 diff_command  # src/rediscipline/cli/diff.py
@@ -21,6 +21,7 @@ rule_command  # src/rediscipline/cli/rules.py
 create_command  # src/rediscipline/cli/baseline.py
 simulate_command  # src/rediscipline/cli/simulate.py
 eviction_command  # src/rediscipline/cli/simulate.py
+expiry_command  # src/rediscipline/cli/simulate.py
 
 # Renderers: rediscipline.render.RENDERERS imports each by its module and function name, written as strings.
 render_github  # src/rediscipline/render/github.py

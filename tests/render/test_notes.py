@@ -54,6 +54,7 @@ EXAMPLES: dict[str, dict[str, NoteValue]] = {
     "traffic-slot-stats-off": {},
     "simulation-untimed": {"rate": 10000},
     "simulation-no-ttl": {},
+    "simulation-no-volatile": {"keys": 1200},
     "cluster-replica-fallback": {"shard": "10.0.0.1:7000", "reason": "10.0.0.2:7000: not in sync with its master"},
     "cluster-master-failed": {"shard": "10.0.0.1:7000", "replica": "10.0.0.2:7000"},
     "cluster-topology-refused": {"used": "CLUSTER SLOTS", "refused": ("CLUSTER SHARDS: NOPERM",)},

@@ -84,7 +84,7 @@ COMMANDS = {
     "simulate": LazyCommand(
         "rediscipline.cli.simulate",
         "simulate_command",
-        "What-if: replay an access trace through a server's eviction, per policy and maxmemory.",
+        "What-if: a trace through the server's eviction per policy and maxmemory; a dump's TTLs through its expiry.",
     ),
     "traffic": LazyCommand(
         "rediscipline.cli.traffic",

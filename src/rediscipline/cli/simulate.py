@@ -1,5 +1,6 @@
 """`rediscipline simulate eviction TRACE`: replay an access trace through a server's eviction, per policy and
-size, and judge the predictions."""
+size, and judge the predictions; `rediscipline simulate expiry DUMP...`: follow a keyspace's TTLs through the
+active expire cycle."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def _policies(ctx: click.Context, param: click.Parameter, values: tuple[str, ...
 
 @click.group("simulate")
 def simulate_command() -> None:
-    """What-if: replay an access trace through a server's eviction, per policy and maxmemory."""
+    """What-if: a trace through the server's eviction per policy and maxmemory; a dump's TTLs through its expiry."""
 
 
 @simulate_command.command("eviction")
@@ -161,4 +162,87 @@ def eviction_command(
         configured_policy=configured_policy,
     )
     report = simulate_eviction(options, settings, baseline=baseline)
+    write_report(report, settings, output_format=output_format, output=output, color=color, exit_zero=exit_zero)
+
+
+def _jitter(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> tuple[tuple[str, float], ...]:
+    """`PATTERN=PCT%`: the TTLs of the keys matching the glob PATTERN grow by a random share of up to PCT %."""
+    del ctx
+    found = []
+    for value in values:
+        pattern, equals, share = value.rpartition("=")
+        number = share.strip().removesuffix("%")
+        try:
+            percent = float(number)
+        except ValueError:
+            percent = -1.0
+        if not equals or not pattern or not share.strip().endswith("%") or not 0 < percent <= 1000:
+            raise click.BadParameter(f"{value!r} is not PATTERN=PERCENT% (e.g. 'session:*=10%')", param=param)
+        found.append((pattern, percent / 100))
+    return tuple(found)
+
+
+@simulate_command.command("expiry")
+@click.argument("inputs", nargs=-1, required=True, metavar="DUMP...")
+@click.option(
+    "--seconds", type=click.FloatRange(min=1, max=30 * 86400), default=3600.0, show_default=True,
+    help="How long to follow the keys from the dump's creation.",
+)  # fmt: skip
+@click.option("--step", type=click.FloatRange(min=0.1), default=60.0, show_default=True, help="Seconds between points.")
+@click.option("--hz", type=click.IntRange(1, 500), default=10, show_default=True)
+@click.option("--effort", type=click.IntRange(1, 10), default=1, show_default=True, help="active-expire-effort.")
+@click.option("--lazyfree", is_flag=True, help="As with lazyfree-lazy-expire yes: values are freed in the background.")
+@click.option(
+    "--jitter", "jitter", multiple=True, callback=_jitter, metavar="PATTERN=PCT%",
+    help="What if the TTLs of the keys matching PATTERN grew by a random share of up to PCT %? Repeatable.",
+)  # fmt: skip
+@click.option(
+    "--delete-us", type=click.FloatRange(min=0), default=1.0, show_default=True,
+    help="µs the server spends deleting one expired key (plus its value's freeing without --lazyfree).",
+)  # fmt: skip
+@click.option("--seed", type=int, default=0, show_default=True, help="The keys' places in the table.")
+@settings_options
+@output_options(tuple(RENDERERS))
+@click.option("--exit-zero", is_flag=True, help="Exit with 0 even when there are findings.")
+def expiry_command(
+    *,
+    inputs: tuple[str, ...],
+    seconds: float,
+    step: float,
+    hz: int,
+    effort: int,
+    lazyfree: bool,
+    jitter: tuple[tuple[str, float], ...],
+    delete_us: float,
+    seed: int,
+    output_format: str,
+    output: Path | None,
+    color: str,
+    exit_zero: bool,
+    **params: Any,
+) -> None:
+    """Follow a dump's keys with a TTL through the server's active expire cycle, when nothing reads them:
+    expired keys still in memory over time, and where the cycle works hardest.
+
+    \b
+    The cycle as Redis 6.0-7.0 run it: a cursor sweeping each database's TTL table about 20 keys a tick
+    (hz), loops repeated while the sample is stale, the time limit, fast cycles after it is hit.
+    Exit code: 0 clean, 1 findings at or above --fail-on, 2 bad input.
+
+    \b
+    rediscipline simulate expiry dump.rdb
+    rediscipline simulate expiry dump.rdb --seconds 86400 --step 600 --jitter 'session:*=10%'
+    """
+    from rediscipline.api.simulate import ExpiryOptions, simulate_expiry
+    from rediscipline.simulate.expiry import ExpirySettings
+
+    settings = settings_for(overrides_from(params))
+    options = ExpiryOptions(
+        inputs=inputs,
+        seconds=seconds,
+        step=step,
+        settings=ExpirySettings(hz=hz, effort=effort, lazyfree=lazyfree, delete_us=delete_us, seed=seed),
+        jitter=jitter,
+    )
+    report = simulate_expiry(options, settings)
     write_report(report, settings, output_format=output_format, output=output, color=color, exit_zero=exit_zero)

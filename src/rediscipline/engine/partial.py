@@ -29,7 +29,7 @@ from rediscipline.engine.unreadable import UnreadableTally
 from rediscipline.model.cluster import ClusterView
 from rediscipline.model.code import FileDirectives
 from rediscipline.model.server import ServerFact
-from rediscipline.model.simulation import EvictionSimulation
+from rediscipline.model.simulation import EvictionSimulation, ExpirySimulation
 from rediscipline.model.traffic import TrafficView
 from rediscipline.rules.base import Accumulator
 
@@ -59,7 +59,7 @@ class Partial:
     started: float
     slots: SlotCollector | None = None
     cluster: ClusterView | None = None
-    views: tuple[tuple[int, TrafficView | EvictionSimulation], ...] = ()
+    views: tuple[tuple[int, TrafficView | EvictionSimulation | ExpirySimulation], ...] = ()
 
     def merge(self, other: Partial) -> None:
         """Fold `other`, the partial of another part of the same run (same rules and settings), into this one.

@@ -57,7 +57,7 @@ from rediscipline.model.plan import ProbePlan
 from rediscipline.model.report import RuleMeta, Stats, UnreadableKeys
 from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
-from rediscipline.model.simulation import EvictionSimulation
+from rediscipline.model.simulation import EvictionSimulation, ExpirySimulation
 from rediscipline.model.traffic import TrafficView
 from rediscipline.redis_meta.libraries import KeyFamily
 from rediscipline.rules.base import (
@@ -177,7 +177,7 @@ class Engine:
         self._started = time.perf_counter()
         self._slots = SlotCollector() if cluster else None
         self._cluster: ClusterView | None = None
-        self._views: tuple[tuple[int, TrafficView | EvictionSimulation], ...] = ()
+        self._views: tuple[tuple[int, TrafficView | EvictionSimulation | ExpirySimulation], ...] = ()
 
     # -- input -----------------------------------------------------------------------------------------
 
@@ -214,6 +214,7 @@ class Engine:
             ClusterView: self.set_cluster,
             TrafficView: self.add_view,
             EvictionSimulation: self.add_view,
+            ExpirySimulation: self.add_view,
             FileDirectives: self._directives.append,
         }
 
@@ -243,7 +244,7 @@ class Engine:
         and hashtags the parts counted."""
         self._cluster = view
 
-    def add_view(self, view: TrafficView | EvictionSimulation) -> None:
+    def add_view(self, view: TrafficView | EvictionSimulation | ExpirySimulation) -> None:
         """A server's traffic over an observation window, or a simulation: their rules judge it at the end."""
         self._views += ((self.part, view),)
 
@@ -648,10 +649,13 @@ class Engine:
             )
         scope = self._scope(None)
         for _part, view in self._views:
+            if isinstance(view, ExpirySimulation):
+                continue  # no rule judges the expiry simulation yet
             rules = scope.traffic_rules if isinstance(view, TrafficView) else scope.simulation_rules
             judge_view(view, view.origin, rules, self.groups, self.keys)
         traffic = tuple(view for _part, view in self._views if isinstance(view, TrafficView))
         eviction = tuple(view for _part, view in self._views if isinstance(view, EvictionSimulation))
+        expiry = tuple(view for _part, view in self._views if isinstance(view, ExpirySimulation))
         findings = self._judged_servers.findings(source) + self.groups.findings(source)
         if late:
             findings, flagged_aggregates = self._settle_late(findings, flagged_aggregates, late, families)
@@ -681,6 +685,7 @@ class Engine:
             cluster=cluster,
             traffic=traffic,
             eviction=eviction,
+            expiry=expiry,
         )
         unreadable = self._unreadable.summary(self.patterns.canonical, self.rules)
         return EngineResult(tuple(findings), stats, self.plan, tuple(self._directives), unreadable)

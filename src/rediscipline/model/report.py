@@ -10,7 +10,7 @@ from rediscipline.model.finding import Finding
 from rediscipline.model.keyspace import KeyspaceStats
 from rediscipline.model.note import Note
 from rediscipline.model.severity import Severity
-from rediscipline.model.simulation import EvictionSimulation
+from rediscipline.model.simulation import EvictionSimulation, ExpirySimulation
 from rediscipline.model.text import Text
 from rediscipline.model.traffic import TrafficView
 
@@ -164,6 +164,7 @@ class Stats:
     cluster: ClusterView | None = None  # a scan of a whole cluster: its shards, busiest slots and hashtags
     traffic: tuple[TrafficView, ...] = ()  # what each server observed was sent during the window
     eviction: tuple[EvictionSimulation, ...] = ()  # traces replayed through a server's eviction
+    expiry: tuple[ExpirySimulation, ...] = ()  # keyspaces followed through the active expire cycle
 
 
 @dataclass(frozen=True, slots=True)

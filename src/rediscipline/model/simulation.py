@@ -90,4 +90,69 @@ class EvictionSimulation:
         return next((r for r in self.results if r.policy == policy and r.maxmemory == maxmemory), None)
 
 
-__all__ = ["EvictionResult", "EvictionSettingsView", "EvictionSimulation", "NamespaceEvictions", "TraceSummary"]
+@dataclass(frozen=True, slots=True)
+class ExpiryPoint:
+    """A database at time `t` (seconds from the simulation's start): keys past their TTL still in memory and
+    their bytes, and the keys the active expire cycle has deleted since the start."""
+
+    db: int
+    t: float
+    expired_in_memory: int
+    expired_in_memory_bytes: int
+    reclaimed: int
+
+
+@dataclass(frozen=True, slots=True)
+class ExpiryStep:
+    """What the expire cycle cost over the step ending at `t` (seconds): the share of the server's time it took,
+    the slow cycles that stopped at their time limit, and the longest cycle (µs)."""
+
+    t: float
+    cpu_share: float
+    time_limit_hits: int
+    longest_cycle_us: float
+
+
+@dataclass(frozen=True, slots=True)
+class ExpirySettingsView:
+    """The expire cycle's settings (`hz`, `active-expire-effort`, `lazyfree-lazy-expire`), the model's costs
+    (µs per key sampled, per key deleted, per KB of a deleted value), the span and step simulated (seconds),
+    the jitter applied to patterns' TTLs (`(glob, share)`), and the seed."""
+
+    hz: int
+    effort: int
+    lazyfree: bool
+    sample_us: float
+    delete_us: float
+    delete_us_per_kb: float
+    seconds: float
+    step: float
+    jitter: tuple[tuple[str, float], ...]
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class ExpirySimulation:
+    """The active expire cycle over a keyspace with TTLs: from `start_ms` (Unix ms: the dump's creation time),
+    the keys with a TTL per database (`volatile`: db, keys, bytes), the series of each database and the cost per
+    step. No key with a TTL: `volatile`, `series` and `steps` are empty (nothing expires)."""
+
+    origin: Location
+    start_ms: int
+    settings: ExpirySettingsView
+    volatile: tuple[tuple[int, int, int], ...] = ()
+    series: tuple[ExpiryPoint, ...] = ()
+    steps: tuple[ExpiryStep, ...] = ()
+
+
+__all__ = [
+    "EvictionResult",
+    "EvictionSettingsView",
+    "EvictionSimulation",
+    "ExpiryPoint",
+    "ExpirySettingsView",
+    "ExpirySimulation",
+    "ExpiryStep",
+    "NamespaceEvictions",
+    "TraceSummary",
+]

@@ -25,7 +25,7 @@ from rediscipline.model.note import Note
 from rediscipline.model.plan import ProbePlan
 from rediscipline.model.report import ServerSummary
 from rediscipline.model.server import ServerFact
-from rediscipline.model.simulation import EvictionSimulation
+from rediscipline.model.simulation import EvictionSimulation, ExpirySimulation
 from rediscipline.model.traffic import TrafficView
 
 #: Everything a source may yield. A ServerFact comes before the keys of that server; FileDirectives (the
@@ -43,6 +43,7 @@ Fact = (
     | ClusterView
     | TrafficView
     | EvictionSimulation
+    | ExpirySimulation
 )
 
 

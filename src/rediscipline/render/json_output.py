@@ -282,10 +282,10 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
 
         traffic = traffic_list(stats.traffic, long_names)
     simulation = None
-    if stats.eviction:
+    if stats.eviction or stats.expiry:
         from rediscipline.render.json_simulation import simulation_object  # a simulation's report only
 
-        simulation = simulation_object(stats.eviction, long_names)
+        simulation = simulation_object(stats.eviction, stats.expiry, long_names)
     document: dict[str, Any] = {
         "schema": SCHEMA,
         "schema_version": report.schema_version,

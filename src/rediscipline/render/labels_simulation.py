@@ -35,4 +35,24 @@ SIMULATION_LABELS = {
     "sim-oom": Text("OOM errors", "OOM 错误"),
     "sim-peak": Text("peak memory", "内存峰值"),
     "sim-top-namespace": Text("most evicted pattern (keys)", "淘汰最多的模式（Key 数）"),
+    "sim-expiry-title": Text("Expiry simulation of {source}", "{source} 的过期模拟"),
+    "sim-expiry-settings": Text(
+        "active expire cycle at hz {hz}, active-expire-effort {effort}, lazyfree-lazy-expire {lazyfree}; {seconds} s "
+        "from the dump's creation, a point every {step} s; nothing reads the keys",
+        "主动过期周期：hz {hz}，active-expire-effort {effort}，lazyfree-lazy-expire {lazyfree}；从 RDB 生成时刻起 "
+        "{seconds} 秒，每 {step} 秒一个点；没有任何读取",
+    ),
+    "sim-yes": Text("yes", "yes"),
+    "sim-no": Text("no", "no"),
+    "sim-no-volatile": Text("no key has a TTL: nothing expires", "没有设置 TTL 的 Key：不会有 Key 过期"),
+    "sim-volatile": Text("db {db}: {keys} keys with a TTL ({size})", "db {db}：{keys} 个设置了 TTL 的 Key（{size}）"),
+    "sim-expiry-series": Text("db {db}: keys past their TTL over time", "db {db}：已过期 Key 随时间的变化"),
+    "sim-t": Text("seconds", "秒"),
+    "sim-expired-waiting": Text("expired, still in memory", "已过期仍在内存"),
+    "sim-waiting-bytes": Text("their memory", "其内存"),
+    "sim-reclaimed": Text("reclaimed", "已回收"),
+    "sim-storms": Text("Where the expire cycle worked hardest", "过期周期最繁忙的时段"),
+    "sim-cpu-share": Text("share of the server's time", "占服务端时间"),
+    "sim-limit-hits": Text("cycles at their time limit", "达到时间上限的周期"),
+    "sim-longest": Text("longest cycle (ms)", "最长周期（ms）"),
 }

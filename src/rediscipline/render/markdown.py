@@ -341,13 +341,13 @@ def _traffic_lines(report: Report, lang: str, budget: int) -> list[str]:
         lines += [f"#### {md(title)}", ""]
         for part in section.parts:
             lines += _traffic_part(part)
-    for simulation in report.stats.eviction:
-        from rediscipline.render.simulation import eviction_section  # a simulation's report only
+    if report.stats.eviction or report.stats.expiry:
+        from rediscipline.render.simulation import simulation_sections  # a simulation's report only
 
-        section = eviction_section(simulation, lang)
-        lines += [f"#### {md(section.title)}", ""]
-        for part in section.parts:
-            lines += _traffic_part(part)
+        for section in simulation_sections(report, lang):
+            lines += [f"#### {md(section.title)}", ""]
+            for part in section.parts:
+                lines += _traffic_part(part)
     kept, left = fitting(lines, budget - 200)
     if left:
         kept += [md(label("md-traffic-cut", lang)), ""]

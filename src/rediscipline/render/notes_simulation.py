@@ -29,8 +29,17 @@ def _no_ttl(_p: Params) -> Text:
     )
 
 
+def _no_volatile(p: Params) -> Text:
+    keys = p["keys"]
+    return Text(
+        f"none of the {keys:,} keys read has a TTL: nothing expires, there is no series to show",
+        f"读取的 {keys:,} 个 Key 都没有设置 TTL：不会有 Key 过期，没有可显示的序列",
+    )
+
+
 #: code → text, for the notes of a simulation.
 SIMULATION_NOTES: dict[str, Callable[[Params], Text]] = {
     "simulation-untimed": _untimed,
     "simulation-no-ttl": _no_ttl,
+    "simulation-no-volatile": _no_volatile,
 }

@@ -1,6 +1,7 @@
-"""What a simulation's section shows, worded once for the human formats (text; `render.traffic_parts` pieces):
-the trace replayed, the settings shared by every replay, the hit ratio of every policy at every size (with
-the smallest size reaching 90, 95 and 99 % per policy), and per replay what was evicted and refused.
+"""What a simulation's section shows, worded once for the human formats (text, Markdown and HTML lay out its
+`render.traffic_parts` pieces as they lay out a traffic window's): the trace replayed, the settings shared by
+every replay, the hit ratio of every policy at every size (with the smallest size reaching 90, 95 and 99 % per
+policy), and per replay what was evicted and refused.
 
 Cells are escaped and bounded here, as in `render.traffic`; the JSON report has every item.
 """
@@ -10,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rediscipline.model.display import QUOTE_LIMIT, display_bytes, display_text
-from rediscipline.model.simulation import EvictionResult, EvictionSimulation
+from rediscipline.model.report import Report
+from rediscipline.model.simulation import EvictionResult, EvictionSimulation, ExpirySimulation
 from rediscipline.render.labels import label
 from rediscipline.render.numbers import human_bytes
-from rediscipline.render.traffic_parts import Line, Part, Table, TrafficSection, word
+from rediscipline.render.traffic_parts import ROWS, Line, Part, Table, TrafficSection, word
 
 #: Hit ratios whose smallest size each policy's line names.
 TARGETS = (0.9, 0.95, 0.99)
@@ -117,4 +119,74 @@ def _replay_row(result: EvictionResult) -> tuple[str, ...]:
     )
 
 
-__all__ = ["eviction_section"]
+#: Rows of the expiry series shown per database (evenly spaced over the span; the JSON has every point).
+SERIES_ROWS = 12
+
+
+def expiry_section(simulation: ExpirySimulation, lang: str) -> TrafficSection:
+    """The keys with a TTL, the settings, and per database the series: expired keys still in memory, their
+    bytes, the keys reclaimed; then the steps where the cycle worked hardest."""
+    settings = simulation.settings
+    source = display_text(simulation.origin.path or "?")
+    parts: list[Part] = [
+        Line(
+            label(
+                "sim-expiry-settings",
+                lang,
+                hz=f"{settings.hz}",
+                effort=f"{settings.effort}",
+                lazyfree=label("sim-yes" if settings.lazyfree else "sim-no", lang),
+                seconds=f"{settings.seconds:,.0f}",
+                step=f"{settings.step:,.0f}",
+            )
+        )
+    ]
+    if not simulation.volatile:
+        parts.append(Line(label("sim-no-volatile", lang)))
+    for db, keys, size in simulation.volatile:
+        parts.append(Line(label("sim-volatile", lang, db=f"{db}", keys=f"{keys:,}", size=human_bytes(size))))
+        points = [point for point in simulation.series if point.db == db]
+        every = max(1, -(-len(points) // SERIES_ROWS))
+        shown = points[::every]
+        if points and shown[-1] is not points[-1]:
+            shown.append(points[-1])
+        headers = tuple(
+            label(name, lang) for name in ("sim-t", "sim-expired-waiting", "sim-waiting-bytes", "sim-reclaimed")
+        )
+        rows = tuple(
+            (f"{point.t:,.0f}", f"{point.expired_in_memory:,}", human_bytes(point.expired_in_memory_bytes),
+             f"{point.reclaimed:,}")
+            for point in shown
+        )  # fmt: skip
+        title = label("sim-expiry-series", lang, db=f"{db}")
+        parts.append(Table("expiry-series", title, headers, rows, frozenset()))
+    busiest = sorted(simulation.steps, key=lambda step: (-step.cpu_share, step.t))[:ROWS]
+    busiest = [step for step in busiest if step.cpu_share >= BUSY_SHARE or step.time_limit_hits]
+    if busiest:
+        headers = tuple(label(name, lang) for name in ("sim-t", "sim-cpu-share", "sim-limit-hits", "sim-longest"))
+        rows = tuple(
+            (
+                f"{step.t:,.0f}",
+                f"{step.cpu_share:.1%}",
+                f"{step.time_limit_hits:,}",
+                f"{step.longest_cycle_us / 1000:,.1f}",
+            )
+            for step in sorted(busiest, key=lambda step: step.t)
+        )
+        parts.append(Table("expiry-storms", label("sim-storms", lang), headers, rows, frozenset()))
+    return TrafficSection(label("sim-expiry-title", lang, source=source), source, "", tuple(parts))
+
+
+#: A step whose cycles took at least this share of the server's time is listed among the busiest.
+BUSY_SHARE = 0.01
+
+
+def simulation_sections(report: Report, lang: str) -> Iterator[TrafficSection]:
+    """Every simulation of the report, eviction first."""
+    for eviction in report.stats.eviction:
+        yield eviction_section(eviction, lang)
+    for expiry in report.stats.expiry:
+        yield expiry_section(expiry, lang)
+
+
+__all__ = ["eviction_section", "expiry_section", "simulation_sections"]

@@ -203,11 +203,12 @@ def _traffic(report: Report, console: Console, lang: str) -> None:
         from rediscipline.render.text_traffic import traffic_sections  # a traffic window's report only
 
         traffic_sections(report.stats.traffic, console, lang)
-    for simulation in report.stats.eviction:
-        from rediscipline.render.simulation import eviction_section  # a simulation's report only
+    if report.stats.eviction or report.stats.expiry:
+        from rediscipline.render.simulation import simulation_sections  # a simulation's report only
         from rediscipline.render.text_traffic import print_section
 
-        print_section(eviction_section(simulation, lang), console)
+        for section in simulation_sections(report, lang):
+            print_section(section, console)
 
 
 def _render_sites(report: Report, console: Console, lang: str) -> None:

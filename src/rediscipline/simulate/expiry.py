@@ -33,6 +33,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
 
+from rediscipline.model.simulation import ExpiryPoint
+
 #: `ACTIVE_EXPIRE_CYCLE_*` (expire.c) and the smallest dict array (`DICT_HT_INITIAL_SIZE`).
 KEYS_PER_LOOP = 20
 FAST_DURATION_US = 1000
@@ -81,24 +83,12 @@ class VolatileKeys:
     sizes: Sequence[int]
 
 
-@dataclass(frozen=True, slots=True)
-class SeriesPoint:
-    """A database at time `t` (seconds from the start): keys past their TTL still in memory and their bytes,
-    and the keys the cycle has deleted since the start."""
-
-    db: int
-    t: float
-    expired_in_memory: int
-    expired_in_memory_bytes: int
-    reclaimed: int
-
-
 @dataclass(slots=True)
 class ExpiryOutcome:
     """The series (per step and database), and per step the share of the server's time the cycles took, the
     slow cycles that hit their limit and the longest cycle (µs): what a storm costs."""
 
-    series: list[SeriesPoint] = field(default_factory=list)
+    series: list[ExpiryPoint] = field(default_factory=list)
     cpu_share: list[tuple[float, float]] = field(default_factory=list)  # (t, share of the step)
     time_limit_hits: list[tuple[float, int]] = field(default_factory=list)  # (t, slow cycles at their limit)
     longest_cycle_us: list[tuple[float, float]] = field(default_factory=list)
@@ -260,7 +250,7 @@ def _record(outcome: ExpiryOutcome, databases: list[_Database], now_ms: int, t: 
     for database in databases:
         expired, expired_bytes = database.expired_by(now_ms)
         outcome.series.append(
-            SeriesPoint(
+            ExpiryPoint(
                 database.number,
                 round(t, 3),
                 expired - database.reclaimed,

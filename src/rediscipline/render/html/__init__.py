@@ -61,11 +61,11 @@ class Page:
 
 def _simulations(report: Report, lang: str) -> tuple[TrafficSection, ...]:
     """A simulation's sections, laid out as the traffic windows' (`render.simulation` words them)."""
-    if not report.stats.eviction:
+    if not report.stats.eviction and not report.stats.expiry:
         return ()
-    from rediscipline.render.simulation import eviction_section  # a simulation's report only
+    from rediscipline.render.simulation import simulation_sections  # a simulation's report only
 
-    return tuple(eviction_section(simulation, lang) for simulation in report.stats.eviction)
+    return tuple(simulation_sections(report, lang))
 
 
 def _patterns(report: Report, lang: str, limit: int) -> tuple[tuple[PatternRow, ...], str]:

@@ -2,8 +2,9 @@
 
 The observation is read-only and cheap (about a dozen commands in all, whatever the traffic): CONFIG GET of
 the settings the view compares with, a snapshot (INFO and TIME), a wait, then SLOWLOG GET, CLIENT LIST and a
-second snapshot. Nothing is turned on at the server (no CONFIG SET, no MONITOR): a part it refuses to this
-user is named in the view's sources with the server's words, and the rest goes on.
+second snapshot; a cluster's master also reads CLUSTER SLOT-STATS over its slots at each end. Nothing is
+turned on at the server (no CONFIG SET; MONITOR only with `monitor`): a part it refuses to this user is named
+in the view's sources with the server's words, and the rest goes on.
 
 Facts: the commands called inside the window (`CommandFact` with commandstats evidence and the window's call
 count, and the slow calls with their arguments), which the command rules judge as they judge a scan's; and

@@ -51,7 +51,7 @@ from scripts.check_core import core_problem, expected_modules  # noqa: E402
 
 DEMO_KEYS = ROOT / "examples" / "demo-keys.txt"
 SAMPLE_PROJECT = ROOT / "examples" / "sample-project"
-COMMANDS = ("baseline", "check", "config", "diff", "fleet", "keys", "rule", "rules", "scan", "traffic")
+COMMANDS = ("baseline", "check", "config", "diff", "fleet", "keys", "rule", "rules", "scan", "simulate", "traffic")
 
 #: What `rediscipline check sample-project` finds: (file, line, column, rule) of a finding's location and of
 #: its related places (one key pattern built at two places of a file is one finding with two places).
@@ -301,6 +301,30 @@ def check_keys(smoke: Smoke) -> None:
     expect("<h4>检查什么</h4>" in page, "the HTML page lacks the rules' Chinese documentation")
 
 
+def check_simulate(smoke: Smoke) -> None:
+    """Both simulators from the wheel: a small text trace replayed (the compiled replay where the wheel has it),
+    and a dump's TTLs followed (the dump written here by the project's own test writer)."""
+    from tests.support.rdbwriter import RdbBuilder
+
+    trace = smoke.work / "accesses.txt"
+    trace.write_text("".join(f"{index * 10} user:{index % 50} 100\n" for index in range(2_000)))
+    done = smoke.tool("simulate", "eviction", str(trace), "--maxmemory", "1000kb", "--format", "json", "--isolated")
+    results = json.loads(done.stdout)["simulation"]["eviction"]["results"]
+    policies = [result["policy"] for result in results]
+    expect(policies == ["allkeys-lru", "allkeys-lfu", "allkeys-random"], f"`simulate eviction` replayed {policies}")
+    expect(all(result["hits"] + result["misses"] == 2_000 for result in results), "a replay lost accesses")
+    dump = smoke.work / "ttl.rdb"
+    builder = RdbBuilder().aux(b"ctime", b"1795000000").select(0)
+    for number in range(100):
+        builder.string(b"session:%d" % number, b"v", expire_ms=1_795_000_005_000)
+    dump.write_bytes(builder.build())
+    done = smoke.tool(
+        "simulate", "expiry", str(dump), "--seconds", "30", "--step", "10", "--format", "json", "--isolated"
+    )
+    series = json.loads(done.stdout)["simulation"]["expiry"]["series"]
+    expect(series[-1]["reclaimed"] == 100, f"`simulate expiry` ended with {series[-1]}")
+
+
 def check_code(smoke: Smoke) -> None:
     project = smoke.work / "sample-project"
     shutil.copytree(SAMPLE_PROJECT, project)
@@ -509,6 +533,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             check_rules(smoke)
         with smoke.step("rediscipline keys examples/demo-keys.txt"):
             check_keys(smoke)
+        with smoke.step("rediscipline simulate eviction / simulate expiry"):
+            check_simulate(smoke)
         with smoke.step("rediscipline check examples/sample-project"):
             check_code(smoke)
         with smoke.step("the pytest plugin's entry point (pytest11)"):

@@ -139,8 +139,8 @@ cdef class _Kernel:
     cdef int64_t* name_length
     cdef int64_t* evicted
     cdef Database* dbs
+    cdef int64_t* db_of
     cdef int64_t pool_keys[POOL]
-    cdef int64_t pool_dbs[POOL]
     cdef int64_t pool_scores[POOL]
 
     def __cinit__(self) -> None:
@@ -151,6 +151,7 @@ cdef class _Kernel:
         self.at_volatile = NULL
         self.name_length = NULL
         self.evicted = NULL
+        self.db_of = NULL
         self.dbs = NULL
         self.ndbs = 0
 
@@ -168,6 +169,7 @@ cdef class _Kernel:
         free(self.at_volatile)
         free(self.name_length)
         free(self.evicted)
+        free(self.db_of)
 
     # ---- keys
 
@@ -275,7 +277,7 @@ cdef class _Kernel:
 
     # ---- the pool
 
-    cdef void pool_insert(self, int64_t key, int64_t db, int64_t score) noexcept:
+    cdef void pool_insert(self, int64_t key, int64_t score) noexcept:
         cdef int64_t k = 0
         cdef int64_t index
         while k < POOL and self.pool_keys[k] >= 0 and self.pool_scores[k] < score:
@@ -288,17 +290,14 @@ cdef class _Kernel:
             index = POOL - 1
             while index > k:
                 self.pool_keys[index] = self.pool_keys[index - 1]
-                self.pool_dbs[index] = self.pool_dbs[index - 1]
                 self.pool_scores[index] = self.pool_scores[index - 1]
                 index -= 1
         else:
             k -= 1
             for index in range(k):
                 self.pool_keys[index] = self.pool_keys[index + 1]
-                self.pool_dbs[index] = self.pool_dbs[index + 1]
                 self.pool_scores[index] = self.pool_scores[index + 1]
         self.pool_keys[k] = key
-        self.pool_dbs[k] = db
         self.pool_scores[k] = score
 
     cdef int64_t* members(self, int64_t db, int64_t* count) noexcept:
@@ -330,7 +329,7 @@ cdef class _Kernel:
                 total += n
                 if n <= self.samples:
                     for position in range(n):
-                        self.pool_insert(members[position], index, self.score(members[position], now))
+                        self.pool_insert(members[position], self.score(members[position], now))
                     continue
                 drawn = 0
                 while drawn < self.samples:
@@ -344,14 +343,14 @@ cdef class _Kernel:
                         chosen[drawn] = position
                         drawn += 1
                 for k in range(drawn):
-                    self.pool_insert(members[chosen[k]], index, self.score(members[chosen[k]], now))
+                    self.pool_insert(members[chosen[k]], self.score(members[chosen[k]], now))
             if total == 0:
                 return False
             for k in range(POOL - 1, -1, -1):
                 if self.pool_keys[k] < 0:
                     continue
                 key[0] = self.pool_keys[k]
-                db[0] = self.pool_dbs[k]
+                db[0] = self.db_of[key[0]]
                 self.pool_keys[k] = -1
                 self.pool_scores[k] = 0
                 if self.candidate(key[0]):
@@ -441,7 +440,6 @@ def replay(trace: object, settings: object) -> object:
     kernel.nkeys = nkeys
     for index in range(POOL):
         kernel.pool_keys[index] = -1
-        kernel.pool_dbs[index] = 0
         kernel.pool_scores[index] = 0
     # the databases in order of their numbers, each with room for its own keys
     numbers = sorted(set(dbs))
@@ -455,32 +453,28 @@ def replay(trace: object, settings: object) -> object:
     kernel.at_volatile = <int64_t*>calloc(max(nkeys, 1), sizeof(int64_t))
     kernel.name_length = <int64_t*>malloc(max(nkeys, 1) * sizeof(int64_t))
     kernel.evicted = <int64_t*>calloc(max(nkeys, 1), sizeof(int64_t))
-    cdef int64_t* db_of = <int64_t*>malloc(max(nkeys, 1) * sizeof(int64_t))
+    kernel.db_of = <int64_t*>malloc(max(nkeys, 1) * sizeof(int64_t))
     if (kernel.dbs == NULL or kernel.cost == NULL or kernel.clock == NULL or kernel.expire == NULL
             or kernel.at_all == NULL or kernel.at_volatile == NULL or kernel.name_length == NULL
-            or kernel.evicted == NULL or db_of == NULL):
-        free(db_of)
-        raise MemoryError
-    cdef int64_t key, db, at, now, i
-    try:
-        for key in range(nkeys):
-            kernel.expire[key] = -1
-            kernel.name_length[key] = len(names[key])
-            db_of[key] = -1
-        sizes_per_db = [0] * kernel.ndbs
-        for i in range(accesses):
-            key = keys[i]
-            if db_of[key] < 0:
-                db_of[key] = dense[dbs[i]]
-                sizes_per_db[db_of[key]] += 1
-        for at in range(kernel.ndbs):
-            kernel.dbs[at].all = <int64_t*>malloc(max(sizes_per_db[at], 1) * sizeof(int64_t))
-            kernel.dbs[at].volatile = <int64_t*>malloc(max(sizes_per_db[at], 1) * sizeof(int64_t))
-            if kernel.dbs[at].all == NULL or kernel.dbs[at].volatile == NULL:
-                raise MemoryError
-        _run(kernel, times, keys, sizes, ttls, db_of, accesses)
-    finally:
-        free(db_of)
+            or kernel.evicted == NULL or kernel.db_of == NULL):
+        raise MemoryError  # what was allocated is freed with the kernel
+    cdef int64_t key, at, i
+    for key in range(nkeys):
+        kernel.expire[key] = -1
+        kernel.name_length[key] = len(names[key])
+        kernel.db_of[key] = -1
+    sizes_per_db = [0] * kernel.ndbs
+    for i in range(accesses):
+        key = keys[i]
+        if kernel.db_of[key] < 0:
+            kernel.db_of[key] = dense[dbs[i]]
+            sizes_per_db[kernel.db_of[key]] += 1
+    for at in range(kernel.ndbs):
+        kernel.dbs[at].all = <int64_t*>malloc(max(sizes_per_db[at], 1) * sizeof(int64_t))
+        kernel.dbs[at].volatile = <int64_t*>malloc(max(sizes_per_db[at], 1) * sizeof(int64_t))
+        if kernel.dbs[at].all == NULL or kernel.dbs[at].volatile == NULL:
+            raise MemoryError
+    _run(kernel, times, keys, sizes, ttls, accesses)
     outcome = Outcome(
         hits=kernel.hits,
         misses=kernel.misses,
@@ -503,7 +497,6 @@ cdef void _run(
     const int64_t[:] keys,
     const int64_t[:] sizes,
     const int64_t[:] ttls,
-    int64_t* db_of,
     int64_t accesses,
 ) noexcept:
     cdef int64_t i, now, key, db
@@ -512,7 +505,7 @@ cdef void _run(
         if kernel.rehash_until and now >= kernel.rehash_until:
             kernel.finish_rehash()
         key = keys[i]
-        db = db_of[key]
+        db = kernel.db_of[key]
         kernel.make_room(now)  # before the GET
         if kernel.expire[key] >= 0 and kernel.expire[key] < now and kernel.cost[key] > 0:
             kernel.delete(key, db)  # lazy expiry

@@ -57,10 +57,6 @@ DEFAULT_LOG_FACTOR = 10
 DEFAULT_DECAY_TIME = 1
 DEFAULT_HZ = 10
 
-#: A pool entry is a key number and its database in one integer.
-DB_BITS = 16
-DB_MASK = (1 << DB_BITS) - 1
-
 #: The LRU clock: seconds, 24 bits (`LRU_CLOCK_MAX`, `LRU_CLOCK_RESOLUTION`).
 LRU_CLOCK_MAX = (1 << 24) - 1
 
@@ -159,6 +155,7 @@ class _Replay:
         self.cost: dict[int, int] = {}  # key number → its bytes, for the keys held
         self.expires: dict[int, int] = {}  # key number → expiry (ms), for the keys held with a TTL
         self.clock: dict[int, int] = {}  # key number → LRU clock (s), or LFU minutes << 8 | counter
+        self.db_of: dict[int, int] = {}  # key number → its database (a number stands for one key of one db)
         self.rehash_until = 0
         self.cron = 1000 // max(settings.hz, 1)  # ms between cron ticks
         self.outcome = Outcome()
@@ -196,6 +193,7 @@ class _Replay:
         self._grow(database, now)
         cost = self.memory.key_bytes(len(self.trace.names[key]), size)
         self.cost[key] = cost
+        self.db_of[key] = db
         self.used += cost
         _add(database.all, database.all_at, key)
         if ttl > 0:
@@ -282,11 +280,10 @@ class _Replay:
         goal = self.used - maxmemory
         freed = 0
         while freed < goal:
-            chosen = self._random_key() if self.kind == "random" else self._pooled_key(now)
-            if chosen is None:
+            key = self._random_key() if self.kind == "random" else self._pooled_key(now)
+            if key is None:
                 return False
-            key, db = chosen
-            cost = self._delete(key, db)
+            cost = self._delete(key, self.db_of[key])
             freed += cost
             self.outcome.evicted_keys += 1
             self.outcome.evicted_bytes += cost
@@ -296,7 +293,7 @@ class _Replay:
     def _candidates(self, database: _Database) -> list[int]:
         return database.all if self.allkeys else database.volatile
 
-    def _pooled_key(self, now: int) -> tuple[int, int] | None:
+    def _pooled_key(self, now: int) -> int | None:
         samples = self.settings.samples
         while True:
             total = 0
@@ -307,38 +304,22 @@ class _Replay:
                 total += len(members)
                 for position in distinct_sample(self.random, len(members), samples):  # as dictGetSomeKeys gives
                     key = members[position]
-                    self.pool.insert(key << DB_BITS | db, self._score(key, now))
+                    self.pool.insert(key, self._score(key, now))
             if not total:
                 return None
-            taken = self.pool.take(_Held(self))
+            taken = self.pool.take(self.cost if self.allkeys else self.expires)  # what may still be evicted
             if taken is not None:
-                return taken >> DB_BITS, taken & DB_MASK
+                return taken
 
-    def _random_key(self) -> tuple[int, int] | None:
+    def _random_key(self) -> int | None:
         order = sorted(self.dbs)
         for _ in range(len(order)):
             self.next_db += 1
             db = order[self.next_db % len(order)]
             members = self._candidates(self.dbs[db])
             if members:
-                return members[self.random.below(len(members))], db
+                return members[self.random.below(len(members))]
         return None
-
-
-class _Held:
-    """`entry in held`: whether a pool entry (key number << DB_BITS | db) is still a candidate."""
-
-    __slots__ = ("replay",)
-
-    def __init__(self, replay: _Replay) -> None:
-        self.replay = replay
-
-    def __contains__(self, entry: object) -> bool:
-        assert isinstance(entry, int)
-        key = entry >> DB_BITS
-        if self.replay.allkeys:
-            return key in self.replay.cost
-        return key in self.replay.expires
 
 
 def replay(trace: Trace, settings: EvictionSettings) -> Outcome:

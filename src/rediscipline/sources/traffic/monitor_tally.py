@@ -179,15 +179,15 @@ class MonitorTally:
         for key in keys:
             by_ops((db, key))
             by_bytes((db, key), share)
+        found = ttl_argument(name, args) if name in EXPIRY_SHAPES else None  # the expiry the command sets
         if self.trace is not None:
-            us, size = round(moment * 1_000_000), int(share)
-            ttl = ttl_ms(ttl_argument(name, args), moment) if name in EXPIRY_SHAPES else 0
+            us, size, ttl = round(moment * 1_000_000), int(share), ttl_ms(found, moment)
             for key in keys:
                 self.trace.write(us, db, full, size, key, ttl=ttl)
         if name in MULTI_KEY:
             self._arity(name, client, keys)
         if name in EXPIRY_SHAPES:
-            self._expiry(name, args, keys, (moment, client))
+            self._expiry(name, args, keys, found, (moment, client))
         if name in BLOCKING_POPS or name in STREAM_READS:
             self._blocking(name, args, keys, client)
 
@@ -266,10 +266,17 @@ class MonitorTally:
         if count > shape.max_keys:
             shape.max_keys, shape.largest_client, shape.largest_key = count, client, keys[0]
 
-    def _expiry(self, name: str, args: tuple[bytes, ...], keys: list[bytes], sent: tuple[float, str]) -> None:
-        """Count a whole-value write without an expiry, or the expiry a command sets, under its key's pattern;
-        `sent` is when and by whom (a burst of one TTL is one client's loop or pipeline: runs are per client)."""
-        found = ttl_argument(name, args)
+    def _expiry(
+        self,
+        name: str,
+        args: tuple[bytes, ...],
+        keys: list[bytes],
+        found: tuple[int, int, bool] | None,
+        sent: tuple[float, str],
+    ) -> None:
+        """Count a whole-value write without an expiry, or the expiry it sets (`found`, from `ttl_argument`),
+        under its key's pattern; `sent` is when and by whom (a burst of one TTL is one client's loop or
+        pipeline: runs are per client)."""
         if found is None:
             if name == "set" and not SET_TTL_OPTIONS.intersection(argument.lower() for argument in args[3:]):
                 self._no_ttl(keys[0], name)

@@ -18,45 +18,27 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # tests.support.servers: the project's way to run a real server
 
+from tests.support.probes import probe_keyspace, reclaimed_probes  # noqa: E402
 from tests.support.servers import start_server  # noqa: E402
 
-from rediscipline.simulate.expiry import ExpirySettings, VolatileKeys, simulate_expiry  # noqa: E402
-
-BATCH = 5_000
+from rediscipline.simulate.expiry import ExpirySettings, simulate_expiry  # noqa: E402
 
 
 def measure(keys: int, probes: int, seconds: int, every: int) -> tuple[int, list[int]]:
     """The probes' deadline (Unix ms) and the server's expired_keys at each moment after it."""
     with start_server("redis70") as server:
-        client = server.client()
-        pipe = client.pipeline(transaction=False)
-        for number in range(keys):
-            pipe.set(b"bg:%d" % number, b"v" * 50, ex=3600)
-            if number % BATCH == BATCH - 1:
-                pipe.execute()
-        pipe.execute()
-        deadline = int(time.time() * 1000) + 2000
-        for number in range(probes):
-            pipe.set(b"probe:%d" % number, b"v" * 50, pxat=deadline)
-        pipe.execute()
-        before = int(client.info("stats")["expired_keys"])
-        seen = []
-        for moment in range(every, seconds + 1, every):
-            time.sleep(max(deadline / 1000 + moment - time.time(), 0))
-            seen.append(int(client.info("stats")["expired_keys"]) - before)
-    return deadline, seen
+        return reclaimed_probes(server.client(), keys, probes, range(every, seconds + 1, every))
 
 
 def predict(keys: int, deadline: int, args: argparse.Namespace) -> list[float]:
     """The probes the model reclaims at each moment, the mean over `args.seeds` placements."""
     probes, seconds, every = args.probes, args.seconds, args.every
-    volatile = VolatileKeys(0, [deadline + 3_600_000] * keys + [deadline] * probes, [50] * (keys + probes))
+    volatile = probe_keyspace(keys, probes, deadline)
     totals = [0.0] * (seconds // every)
     for seed in range(args.seeds):
         outcome = simulate_expiry([volatile], deadline, seconds, every, ExpirySettings(seed=seed))

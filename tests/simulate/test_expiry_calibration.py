@@ -4,13 +4,13 @@ is what the model predicts for the same keys, within 5 points of the probes or 2
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 import pytest
 
-from rediscipline.simulate.expiry import ExpirySettings, VolatileKeys, simulate_expiry
+from rediscipline.simulate.expiry import ExpirySettings, simulate_expiry
 from tests.support.kinds import require_kind
+from tests.support.probes import probe_keyspace, reclaimed_probes
 from tests.support.servers import ServerProcess, start_server
 
 KEYS = 20_000
@@ -26,23 +26,8 @@ def server() -> Iterator[ServerProcess]:
 
 
 def test_probes_are_reclaimed_as_the_cursor_sweeps(server: ServerProcess) -> None:
-    client = server.client()
-    pipe = client.pipeline(transaction=False)
-    for number in range(KEYS):
-        pipe.set(b"bg:%d" % number, b"v" * 50, ex=3600)
-        if number % 1000 == 999:
-            pipe.execute()
-    pipe.execute()
-    deadline_ms = int(time.time() * 1000) + 2000
-    for number in range(PROBES):
-        pipe.set(b"probe:%d" % number, b"v" * 50, pxat=deadline_ms)
-    pipe.execute()
-    before = int(client.info("stats")["expired_keys"])
-    seen = []
-    for offset in CHECKS:
-        time.sleep(max(deadline_ms / 1000 + offset - time.time(), 0))
-        seen.append(int(client.info("stats")["expired_keys"]) - before)
-    background = VolatileKeys(0, [deadline_ms + 3_600_000] * KEYS + [deadline_ms] * PROBES, [50] * (KEYS + PROBES))
+    deadline_ms, seen = reclaimed_probes(server.client(), KEYS, PROBES, CHECKS)
+    background = probe_keyspace(KEYS, PROBES, deadline_ms)
     predicted = [0.0] * len(CHECKS)
     seeds = 5  # the keys' buckets are random on the server too: the prediction is the mean of a few placements
     for seed in range(seeds):

@@ -317,7 +317,11 @@ def test_the_file_picks_the_model_of_its_writer(measured: Measurement) -> None:
 
 
 def test_strings_and_compact_blobs_are_exact(measured: Measurement) -> None:
-    """No rounding guess there: every key exact, except glibc's occasional bigger chunk (+16 B).
+    """No rounding guess there: every key exact, except glibc's occasional bigger chunk.
+
+    glibc hands out a free chunk 16 bytes bigger than asked when splitting it would leave less than
+    its minimum chunk; that can happen to each of a key's allocations (entry, key, object, value: at
+    most four), so a key on glibc is exact or above by a multiple of 16, at most 64.
 
     Values of 32 KB and more are left out: SET hands the query buffer itself over as the value
     (PROTO_MBULK_BIG_ARG), with a few spare bytes a dump cannot show.
@@ -329,7 +333,9 @@ def test_strings_and_compact_blobs_are_exact(measured: Measurement) -> None:
             total += 1
             estimate = model.estimate(key)
             exact += estimate == actual
-            assert estimate <= actual <= estimate + (16 if measured.allocator == "libc" else 0), (key.key, key.encoding)
+            slack = actual - estimate
+            allowed = slack == 0 or (measured.allocator == "libc" and slack % 16 == 0 and 0 < slack <= 4 * 16)
+            assert allowed, (key.key, key.encoding, estimate, actual)
     assert total > 450
     # glibc hands out a bigger chunk now and then, depending on the heap's history (96.6–99% exact seen)
     assert exact / total >= (0.95 if measured.allocator == "libc" else 1.0)

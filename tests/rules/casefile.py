@@ -48,6 +48,11 @@ accesses, default 10,000, `volatile-accesses` of them with a TTL) with `configur
 `results`, a list of replay tables — `policy`, `maxmemory` (default 64 MiB), `hit-ratio` (hits are that share
 of the accesses, the rest misses), `evicted` (keys), `oom` (writes refused).
 
+Expiry rules judge one `[case.expiry]` table, an `ExpirySimulation` with `maxmemory` (omit for unknown),
+`hz` (default 10), `effort` (default 1), `lazyfree` (default false), `step` (seconds, default 60), `volatile`
+(a list of `{ db, keys, bytes }`), `series` (a list of `{ db, t, keys, bytes, reclaimed }`: expired keys still in
+memory and their bytes, keys reclaimed so far) and `steps` (a list of `{ t, cpu, hits, longest-us }`).
+
 Traffic rules judge one `[case.traffic]` table, a `TrafficView` (what `rediscipline traffic` observed at a
 server, `redis://case:6379`) fed to the engine after everything else:
 
@@ -101,7 +106,16 @@ from rediscipline.model.finding import Finding
 from rediscipline.model.keyname import SLOT_ANY, KeyTemplate, Part, Placeholder
 from rediscipline.model.location import Location
 from rediscipline.model.server import ServerFact
-from rediscipline.model.simulation import EvictionResult, EvictionSettingsView, EvictionSimulation, TraceSummary
+from rediscipline.model.simulation import (
+    EvictionResult,
+    EvictionSettingsView,
+    EvictionSimulation,
+    ExpiryPoint,
+    ExpirySettingsView,
+    ExpirySimulation,
+    ExpiryStep,
+    TraceSummary,
+)
 from rediscipline.model.traffic import (
     DEFAULT_OUTPUT_LIMITS,
     ClientInfo,
@@ -136,6 +150,7 @@ class Case:
     cluster: ClusterView | None = None
     traffic: TrafficView | None = None
     simulation: EvictionSimulation | None = None
+    expiry: ExpirySimulation | None = None
 
     @property
     def passing(self) -> bool:
@@ -168,6 +183,7 @@ def load_cases() -> list[Case]:
                     cluster=_cluster(raw["cluster"]) if "cluster" in raw else None,
                     traffic=_traffic(raw["traffic"]) if "traffic" in raw else None,
                     simulation=_simulation(raw["simulation"]) if "simulation" in raw else None,
+                    expiry=_expiry(raw["expiry"]) if "expiry" in raw else None,
                 )
             )
     return cases
@@ -372,6 +388,39 @@ def _simulation(raw: dict[str, Any]) -> EvictionSimulation:
     return EvictionSimulation(Location("simulation", "trace.txt"), trace, settings, tuple(results))
 
 
+def _expiry(raw: dict[str, Any]) -> ExpirySimulation:
+    unknown = set(raw) - {"maxmemory", "hz", "effort", "lazyfree", "step", "volatile", "series", "steps"}
+    assert not unknown, f"unknown expiry fields {sorted(unknown)}"
+    hz, effort, step = raw.get("hz", 10), raw.get("effort", 1), raw.get("step", 60.0)
+    settings = ExpirySettingsView(
+        hz,
+        effort,
+        raw.get("lazyfree", False),
+        0.05,
+        1.0,
+        0.05,
+        3600.0,
+        step,
+        (),
+        0,
+        sweep_per_second=(20 + 5 * (effort - 1)) * hz,
+    )
+    return ExpirySimulation(
+        Location("simulation", "dump.rdb"),
+        1_700_000_000_000,
+        settings,
+        tuple((v["db"], v["keys"], v["bytes"]) for v in raw.get("volatile", [])),
+        tuple(
+            ExpiryPoint(p["db"], p["t"], p["keys"], p["bytes"], p.get("reclaimed", 0)) for p in raw.get("series", [])
+        ),
+        tuple(
+            ExpiryStep(s["t"], s.get("cpu", 0.0), s.get("hits", 0), s.get("longest-us", 0.0))
+            for s in raw.get("steps", [])
+        ),
+        raw.get("maxmemory"),
+    )
+
+
 def _traffic(raw: dict[str, Any]) -> TrafficView:
     unknown = set(raw) - {"clients", "output-limits", "seconds", "clients-total", "hot-keys", "queues"}
     assert not unknown, f"unknown traffic fields {sorted(unknown)}"
@@ -513,9 +562,12 @@ def run_case(case: Case) -> list[Finding]:
         engine.consume([case.traffic])
     if case.simulation is not None:
         engine.consume([case.simulation])
+    if case.expiry is not None:
+        engine.consume([case.expiry])
+    simulated = case.simulation or case.expiry
     live = case.facts or case.server or case.commands or case.cluster
-    source = "code" if case.calls else "traffic" if case.traffic else "simulation" if case.simulation else "live"
-    source = source if case.calls or case.traffic or case.simulation or live else "keys"
+    source = "code" if case.calls else "traffic" if case.traffic else "simulation" if simulated else "live"
+    source = source if case.calls or case.traffic or simulated or live else "keys"
     return [f for f in engine.finish(source).findings if f.rule_id == case.rule_id]
 
 

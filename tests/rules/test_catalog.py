@@ -25,6 +25,7 @@ from rediscipline.rules.base import (
     CallRule,
     ClusterRule,
     CommandRule,
+    ExpiryRule,
     FactRule,
     InstanceRule,
     NameRule,
@@ -50,6 +51,7 @@ JUDGING_KINDS = (
     ClusterRule,
     TrafficRule,
     SimulationRule,
+    ExpiryRule,
 )
 JUDGING = [cls for cls in RULES if issubclass(cls, JUDGING_KINDS)]
 TOOL_RULES = {cls.meta.id for cls in RULES if not issubclass(cls, JUDGING_KINDS)}

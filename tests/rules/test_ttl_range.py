@@ -7,9 +7,10 @@ import pytest
 from rediscipline.engine.runner import Engine
 from rediscipline.model.facts import KeyFact
 from rediscipline.model.location import Location
+from rediscipline.model.units import human_duration
 from rediscipline.rules.base import ConfiguredRule
 from rediscipline.rules.options import build
-from rediscipline.rules.ttl.ttl_range import TtlRange, duration
+from rediscipline.rules.ttl.ttl_range import TtlRange
 from rediscipline.settings.namespaces import parse_namespace
 
 
@@ -46,5 +47,5 @@ def test_a_ttl_left_above_the_maximum_is_too_long() -> None:
     ],
 )
 def test_duration(seconds: int, en: str, zh: str) -> None:
-    assert duration(seconds).en == en
-    assert duration(seconds).zh == zh
+    assert human_duration(seconds).en == en
+    assert human_duration(seconds).zh == zh

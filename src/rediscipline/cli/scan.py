@@ -180,7 +180,7 @@ def scan_report(params: dict[str, Any], settings: Settings, baseline: Path | Non
     from rediscipline.cli.progress import scan_progress
 
     targets: tuple[str, ...] = params["targets"]
-    dumps = [t for t in targets if not _is_url(t)]
+    dumps = [t for t in targets if not is_url(t)]
     if dumps:
         if len(dumps) != len(targets):
             raise click.UsageError("give either one server URL or dump files, not both")
@@ -323,7 +323,7 @@ def scan_command(
     """
     settings = settings_for(overrides_from(params))
     targets: tuple[str, ...] = params["targets"]
-    if len(targets) > 1 and all(_is_url(target) for target in targets):
+    if len(targets) > 1 and all(is_url(target) for target in targets):
         from rediscipline.cli.fleet import FLEET_FORMATS, write_fleet  # the fleet report only for several servers
 
         if output_format not in FLEET_FORMATS:
@@ -346,6 +346,6 @@ def scan_command(
     write_report(report, settings, output_format=output_format, output=output, color=color, exit_zero=exit_zero)
 
 
-def _is_url(target: str) -> bool:
+def is_url(target: str) -> bool:
     """A server address (scheme://…, redis:…, unix:…) rather than a dump file or directory."""
     return "://" in target or target.lower().startswith(("redis:", "rediss:", "unix:"))

@@ -22,7 +22,7 @@ CYTHON_VERSION = cython.__version__
 cdef bint bound = False
 cdef object WARNING, TTL_LABEL_LATER, NAMESPACE_CAP, OTHER, KeyFact, DATE_PREFIXES, DIGITS_TO_ZERO
 cdef object NO_EXPIRY, namespace_of
-cdef long long MINUTE, MINUTES, END_MINUTE
+cdef long long MINUTE, SECONDS, END_MINUTE
 cdef tuple BY_MINUTE, BY_HOUR
 # Offsets of the KeyFact fields (FIELDS: all of them, in `rules.gate.FACT_FIELDS` order, for the gates)
 cdef Py_ssize_t F_NAME, F_ORIGIN, F_DB, F_TYPE, F_TTL, F_MEMORY, F_LENGTH, F_ENCODING
@@ -33,7 +33,7 @@ cdef Py_ssize_t V_PATTERN, V_VIOLATIONS, V_FLAGS, V_TEMPLATE, V_SCOPE, V_CHECKS,
 
 cdef void bind() except *:
     global bound, WARNING, TTL_LABEL_LATER, NAMESPACE_CAP, OTHER, KeyFact, DATE_PREFIXES, DIGITS_TO_ZERO
-    global NO_EXPIRY, namespace_of, MINUTE, MINUTES, END_MINUTE, BY_MINUTE, BY_HOUR
+    global NO_EXPIRY, namespace_of, MINUTE, SECONDS, END_MINUTE, BY_MINUTE, BY_HOUR
     global F_NAME, F_ORIGIN, F_DB, F_TYPE, F_TTL, F_MEMORY, F_LENGTH, F_ENCODING
     cdef Py_ssize_t index
     global V_PATTERN, V_VIOLATIONS, V_FLAGS, V_TEMPLATE, V_SCOPE, V_CHECKS, V_GATED, V_UNIFORM, S_NAMESPACE
@@ -65,7 +65,7 @@ cdef void bind() except *:
     KeyFact = facts.KeyFact
     DATE_PREFIXES, DIGITS_TO_ZERO = keypattern.DATE_PREFIXES, keypattern.DIGITS_TO_ZERO
     NO_EXPIRY, namespace_of = keyspace_model.NO_EXPIRY, keyspace_model.namespace_of
-    MINUTE, MINUTES = keyspace_model.MINUTE_MS, keyspace_model.TIMELINE_MINUTES
+    MINUTE, SECONDS = keyspace_model.MINUTE_MS, keyspace_model.TIMELINE_SECONDS
     END_MINUTE = keyspace_tables.TIMELINE_END_MINUTE
     BY_MINUTE, BY_HOUR = keyspace_tables.TTL_LABEL_BY_MINUTE, keyspace_tables.TTL_LABEL_BY_HOUR
     bound = True
@@ -112,8 +112,9 @@ cdef enum:
     SMALL_BITS = 32
     # Keys counted in C between two syncs at most, so that a bucket's memory sum stays below 2^63.
     SYNC_EVERY = 1 << 30
-    # Minutes and hours of the TTL timeline counted in C; any beyond are counted in the lists.
-    TIMELINE_CAP = 2048
+    # Seconds (the first day's) and hours of the TTL timeline counted in C; any beyond are counted in the lists.
+    SECONDS_CAP = 86400
+    HOURS_CAP = 2048
 cdef long long SMALL_LIMIT = (<long long>1) << SMALL_BITS
 
 
@@ -124,7 +125,7 @@ cdef class Keyspace:
     collector's lists by `sync`; the rest is the collector's own objects."""
 
     cdef object collector
-    cdef list size_keys, size_memory, per_minute, per_hour
+    cdef list size_keys, size_memory, per_second, per_hour
     cdef dict combinations, namespace_cache, pattern_rows
     cdef set namespace_seen
     cdef list by_memory, by_length
@@ -133,16 +134,16 @@ cdef class Keyspace:
     cdef Py_ssize_t keys  # the collector's `keys`, written back by `sync`
     cdef long long small_keys[SMALL_BITS + 1]
     cdef long long small_memory[SMALL_BITS + 1]
-    cdef long long minute_keys[TIMELINE_CAP]
-    cdef long long hour_keys[TIMELINE_CAP]
+    cdef long long second_keys[SECONDS_CAP]
+    cdef long long hour_keys[HOURS_CAP]
     cdef long long pending  # keys counted in the C tables since the last sync
-    cdef long long minutes, hours
+    cdef long long seconds, hours
 
     def __init__(self, collector):
         self.collector = collector
         self.size_keys = collector._size_keys
         self.size_memory = collector._size_memory
-        self.per_minute = collector._per_minute
+        self.per_second = collector._per_second
         self.per_hour = collector._per_hour
         self.combinations = collector._combinations
         self.namespace_cache = collector._namespace_cache
@@ -153,13 +154,14 @@ cdef class Keyspace:
         self.top = collector.top
         self.sampled = collector._sample is not None
         self.keys = collector.keys
-        self.minutes = min(len(self.per_minute), TIMELINE_CAP)
-        self.hours = min(len(self.per_hour), TIMELINE_CAP)
+        self.seconds = min(len(self.per_second), SECONDS_CAP)
+        self.hours = min(len(self.per_hour), HOURS_CAP)
         for index in range(SMALL_BITS + 1):
             self.small_keys[index] = 0
             self.small_memory[index] = 0
-        for index in range(TIMELINE_CAP):
-            self.minute_keys[index] = 0
+        for index in range(SECONDS_CAP):
+            self.second_keys[index] = 0
+        for index in range(HOURS_CAP):
             self.hour_keys[index] = 0
         self.pending = 0
 
@@ -174,10 +176,10 @@ cdef class Keyspace:
                 self.size_memory[index] += self.small_memory[index]
                 self.small_keys[index] = 0
                 self.small_memory[index] = 0
-        for index in range(self.minutes):
-            if self.minute_keys[index]:
-                self.per_minute[index] += self.minute_keys[index]
-                self.minute_keys[index] = 0
+        for index in range(self.seconds):
+            if self.second_keys[index]:
+                self.per_second[index] += self.second_keys[index]
+                self.second_keys[index] = 0
         for index in range(self.hours):
             if self.hour_keys[index]:
                 self.per_hour[index] += self.hour_keys[index]
@@ -186,7 +188,7 @@ cdef class Keyspace:
 
     cdef void add(self, object fact, object namespace, bytes pattern) except *:
         cdef Py_ssize_t size
-        cdef long long minute, small
+        cdef long long second, minute, small
         cdef bint has_ttl
         cdef list counter, row
         collector = self.collector
@@ -209,13 +211,14 @@ cdef class Keyspace:
         ttl = slot(fact, F_TTL)
         if ttl is not None and ttl >= 0:
             has_ttl = True
-            minute = ttl // MINUTE if ttl < 2 ** 62 else END_MINUTE
-            if minute < MINUTES:
-                if minute < self.minutes:
-                    self.minute_keys[minute] += 1
+            second = ttl // 1000 if ttl < 2 ** 62 else END_MINUTE * 60
+            minute = second // 60
+            if second < SECONDS:
+                if second < self.seconds:
+                    self.second_keys[second] += 1
                     self.pending += 1
                 else:
-                    self.per_minute[minute] += 1
+                    self.per_second[second] += 1
                 bucket = BY_MINUTE[minute]
             elif minute < END_MINUTE:
                 if minute // 60 < self.hours:

@@ -35,7 +35,7 @@ from rediscipline.model.keyspace import (
     MINUTE_MS,
     NO_EXPIRY,
     TIMELINE_HOURS,
-    TIMELINE_MINUTES,
+    TIMELINE_SECONDS,
     TTL_BUCKETS,
     Bucket,
     Estimate,
@@ -127,7 +127,7 @@ class KeyspaceCollector:
         self.patterns = PatternStats()
         self._size_keys = [0] * SIZE_BUCKETS  # by memory.bit_length()
         self._size_memory = [0] * SIZE_BUCKETS
-        self._per_minute = [0] * TIMELINE_MINUTES  # keys with a TTL under 24 h, by its minute
+        self._per_second = [0] * TIMELINE_SECONDS  # keys with a TTL under 24 h, by its second
         #: keys with a TTL of 24 h to 30 d, by its hour; hours 0–23 stay 0 until `finish` sums them from minutes
         self._per_hour = [0] * TIMELINE_HOURS
         self._expire_later = 0
@@ -161,11 +161,11 @@ class KeyspaceCollector:
         ttl = fact.ttl_ms
         if ttl is not None and ttl >= 0:
             has_ttl = True
-            minute = ttl // MINUTE_MS  # the TTL histogram's bounds are whole minutes: the minute gives the bucket
-            if minute < TIMELINE_MINUTES:
-                self._per_minute[minute] += 1
-                bucket = TTL_LABEL_BY_MINUTE[minute]
-            elif minute < TIMELINE_END_MINUTE:
+            second = ttl // 1000
+            if second < TIMELINE_SECONDS:
+                self._per_second[second] += 1
+                bucket = TTL_LABEL_BY_MINUTE[second // 60]  # the TTL histogram's bounds are whole minutes
+            elif (minute := ttl // MINUTE_MS) < TIMELINE_END_MINUTE:
                 hour = minute // 60
                 self._per_hour[hour] += 1
                 bucket = TTL_LABEL_BY_HOUR[hour]
@@ -289,7 +289,7 @@ class KeyspaceCollector:
             _offer(self._by_length, self.top, entry)
         self._size_keys = added(self._size_keys, other._size_keys)
         self._size_memory = added(self._size_memory, other._size_memory)
-        self._per_minute = added(self._per_minute, other._per_minute)
+        self._per_second = added(self._per_second, other._per_second)
         self._per_hour = added(self._per_hour, other._per_hour)
         self._expire_later += other._expire_later
 
@@ -348,7 +348,7 @@ class KeyspaceCollector:
             skipped=self.skipped,
             sampling=self._sampling(),
             size_buckets=size_buckets(self._size_keys, self._size_memory),
-            expiry=expiry_timeline(self._per_minute, self._per_hour, self._expire_later)
+            expiry=expiry_timeline(self._per_second, self._per_hour, self._expire_later)
             if "ttl" in self._measured
             else None,
             measured=self._measured,

@@ -56,10 +56,12 @@ def size_buckets(keys: list[int], memory: list[int]) -> tuple[SizeBucket, ...]:
     )
 
 
-def expiry_timeline(minutes: list[int], hours: list[int], later: int) -> ExpiryTimeline:
-    """The timeline from the keys counted per minute (TTL under 24 h) and per hour (24 h to 30 d): the first
-    24 hours of `hours` are left 0 per key and summed here from the minutes."""
+def expiry_timeline(seconds: list[int], hours: list[int], later: int) -> ExpiryTimeline:
+    """The timeline from the keys counted per second (TTL under 24 h) and per hour (24 h to 30 d): the minutes
+    and their busiest seconds from the seconds, and the first 24 hours of `hours` (left 0 per key) from them."""
+    minutes = [sum(seconds[start : start + 60]) for start in range(0, TIMELINE_MINUTES * 60, 60)]
+    peaks = [max(seconds[start : start + 60]) for start in range(0, TIMELINE_MINUTES * 60, 60)]
     per_hour = list(hours)
     for hour in range(TIMELINE_MINUTES // 60):
         per_hour[hour] = sum(minutes[hour * 60 : hour * 60 + 60])
-    return ExpiryTimeline(tuple(minutes), tuple(per_hour), later, sum(per_hour) + later)
+    return ExpiryTimeline(tuple(minutes), tuple(per_hour), later, sum(per_hour) + later, tuple(peaks))

@@ -649,9 +649,12 @@ class Engine:
             )
         scope = self._scope(None)
         for _part, view in self._views:
-            if isinstance(view, ExpirySimulation):
-                continue  # no rule judges the expiry simulation yet
-            rules = scope.traffic_rules if isinstance(view, TrafficView) else scope.simulation_rules
+            if isinstance(view, TrafficView):
+                rules = scope.traffic_rules
+            elif isinstance(view, ExpirySimulation):
+                rules = scope.expiry_rules
+            else:
+                rules = scope.simulation_rules
             judge_view(view, view.origin, rules, self.groups, self.keys)
         traffic = tuple(view for _part, view in self._views if isinstance(view, TrafficView))
         eviction = tuple(view for _part, view in self._views if isinstance(view, EvictionSimulation))

@@ -23,6 +23,7 @@ from rediscipline.rules.base import (
     ClusterRule,
     CommandRule,
     ConfiguredRule,
+    ExpiryRule,
     FactRule,
     InstanceRule,
     NameRule,
@@ -51,6 +52,7 @@ class Scope:
     cluster_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
     traffic_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
     simulation_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
+    expiry_rules: list[tuple[ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
     #: bound `check` methods of the fact rules, so the per-key loop does no attribute lookups
     fact_checks: list[tuple[Any, ConfiguredRule, RuleContext[Any]]] = field(default_factory=list)
 
@@ -137,6 +139,8 @@ class Scopes:
                 built.traffic_rules.append((configured, ctx))
             elif isinstance(rule, SimulationRule):
                 built.simulation_rules.append((configured, ctx))
+            elif isinstance(rule, ExpiryRule):
+                built.expiry_rules.append((configured, ctx))
             elif isinstance(rule, NameRule):
                 built.name_rules.append((configured, ctx))
             elif isinstance(rule, FactRule):

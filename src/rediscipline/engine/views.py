@@ -1,6 +1,6 @@
 """Rules on a whole view of the run, judged once at the end: a cluster (`ClusterRule` on a `ClusterView`),
 a server's traffic window (`TrafficRule` on a `TrafficView`) and a simulation (`SimulationRule` on an
-`EvictionSimulation`)."""
+`EvictionSimulation`, `ExpiryRule` on an `ExpirySimulation`)."""
 
 from __future__ import annotations
 

@@ -25,6 +25,7 @@ NO_NAMESPACE = "<no namespace>"
 
 #: The expiry timeline's bins: one per minute of the next 24 hours, one per hour of the next 30 days.
 TIMELINE_MINUTES = 24 * 60
+TIMELINE_SECONDS = TIMELINE_MINUTES * 60
 TIMELINE_HOURS = 30 * 24
 MINUTE_MS = 60_000
 HOUR_MS = 3_600_000
@@ -67,12 +68,15 @@ class SizeBucket:
 class ExpiryTimeline:
     """When the keys with a TTL expire, counted from each key's TTL as read: per minute of the next 24 hours
     and per hour of the next 30 days, so that many keys due in the same minute or hour (an expiry cliff)
-    stand out. A key due within 24 hours is in both tables; `keys` = sum(per_hour) + later."""
+    stand out. A key due within 24 hours is in both tables; `keys` = sum(per_hour) + later. `peak_second` has,
+    for each minute, the most keys due in one second of it: how tight a cliff is (all its keys in one second,
+    or spread over the minute), which the expire cycle's work depends on."""
 
     per_minute: tuple[int, ...]  # TIMELINE_MINUTES values: keys with minute k ≤ TTL < minute k + 1
     per_hour: tuple[int, ...]  # TIMELINE_HOURS values: keys with hour k ≤ TTL < hour k + 1
     later: int  # keys expiring 30 days or more ahead
     keys: int  # keys with a TTL counted
+    peak_second: tuple[int, ...] = ()  # TIMELINE_MINUTES values: the most keys due in one second of minute k
 
 
 @dataclass(frozen=True, slots=True)

@@ -125,6 +125,10 @@ class UnreadableKeys:
     rules: tuple[str, ...] = ()
 
 
+#: The settings of the active expire cycle a scan's report keeps (`ServerSummary.expire_config`).
+EXPIRE_CONFIG = ("hz", "dynamic-hz", "active-expire-effort", "lazyfree-lazy-expire")
+
+
 @dataclass(frozen=True, slots=True)
 class ServerSummary:
     """The instance a live scan looked at, for the report header."""
@@ -146,6 +150,13 @@ class ServerSummary:
     cluster_masters: int | None = None  # a cluster node: masters of its cluster (0: unknown)
     dbs_at_end: tuple[tuple[int, int], ...] | None = None  # (db, keys) of the scanned databases at the end
     dbs_not_scanned: tuple[int, ...] = ()  # databases that could not be selected
+    #: what the expiry simulator reads from a scan's report: when the scan began (Unix ms, the server's
+    #: clock; a dump's creation time), the keys with a TTL per database (INFO keyspace `expires`), the
+    #: expire cycle's settings as CONFIG GET gave them (EXPIRE_CONFIG), and the connected clients (dynamic-hz)
+    started_ms: int | None = None
+    volatile: tuple[tuple[int, int], ...] = ()
+    expire_config: tuple[tuple[str, str], ...] = ()
+    clients: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

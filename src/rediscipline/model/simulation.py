@@ -117,7 +117,10 @@ class ExpiryStep:
 class ExpirySettingsView:
     """The expire cycle's settings (`hz`, `active-expire-effort`, `lazyfree-lazy-expire`), the model's costs
     (µs per key sampled, per key deleted, per KB of a deleted value), the span and step simulated (seconds),
-    the jitter applied to patterns' TTLs (`(glob, share)`), and the seed."""
+    the jitter applied to patterns' TTLs (`(glob, share)`), the seed, and which server's cycle was modelled
+    (`algorithm`: `cursor` for Redis 6.0 and later, `random` for Redis 5 and earlier, `valkey9`), with the keys
+    its slow cycle looks at per second and database when nothing expires in bulk (`sweep_per_second`: keys per
+    loop × hz)."""
 
     hz: int
     effort: int
@@ -129,13 +132,17 @@ class ExpirySettingsView:
     step: float
     jitter: tuple[tuple[str, float], ...]
     seed: int
+    algorithm: str = "cursor"
+    sweep_per_second: int = 200
 
 
 @dataclass(frozen=True, slots=True)
 class ExpirySimulation:
-    """The active expire cycle over a keyspace with TTLs: from `start_ms` (Unix ms: the dump's creation time),
-    the keys with a TTL per database (`volatile`: db, keys, bytes), the series of each database and the cost per
-    step. No key with a TTL: `volatile`, `series` and `steps` are empty (nothing expires)."""
+    """The active expire cycle over a keyspace with TTLs: from `start_ms` (Unix ms: the dump's creation time,
+    the scan's start), the keys with a TTL per database (`volatile`: db, keys, bytes), the series of each
+    database and the cost per step. No key with a TTL: `volatile`, `series` and `steps` are empty (nothing
+    expires). `maxmemory`: the server's limit when the source said it (a scan, a report) or the user gave it,
+    None when unknown or unlimited (0)."""
 
     origin: Location
     start_ms: int
@@ -143,6 +150,7 @@ class ExpirySimulation:
     volatile: tuple[tuple[int, int, int], ...] = ()
     series: tuple[ExpiryPoint, ...] = ()
     steps: tuple[ExpiryStep, ...] = ()
+    maxmemory: int | None = None
 
 
 __all__ = [

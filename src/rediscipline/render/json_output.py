@@ -136,6 +136,10 @@ def _server(report: Report) -> dict[str, Any] | None:
         "cluster": None if server.cluster_masters is None else {"masters": server.cluster_masters or None},
         "databases_at_end": None if server.dbs_at_end is None else {str(db): keys for db, keys in server.dbs_at_end},
         "databases_not_scanned": list(server.dbs_not_scanned),
+        "started_ms": server.started_ms,
+        "volatile": {str(db): keys for db, keys in server.volatile},
+        "expire_config": {name: cut_text(value, QUOTE_LIMIT) for name, value in server.expire_config},
+        "connected_clients": server.clients,
     }
 
 
@@ -171,6 +175,7 @@ def _expiry(expiry: ExpiryTimeline | None) -> dict[str, Any] | None:
         return None
     return {
         "per_minute": list(expiry.per_minute),
+        "peak_second": list(expiry.peak_second),
         "per_hour": list(expiry.per_hour),
         "later": expiry.later,
         "keys": expiry.keys,
@@ -344,7 +349,7 @@ def report_to_dict(report: Report, lang: str = "en") -> dict[str, Any]:
 
 
 #: The expiry timeline's arrays as `json.dumps(indent=2)` writes them, one count a line.
-_TIMELINE_ARRAY = re.compile(r'("per_(?:minute|hour)": )\[([\d,\s]*)\]')
+_TIMELINE_ARRAY = re.compile(r'("(?:per_minute|per_hour|peak_second)": )\[([\d,\s]*)\]')
 
 
 def _one_line(match: re.Match[str]) -> str:
@@ -352,8 +357,8 @@ def _one_line(match: re.Match[str]) -> str:
 
 
 def dump_document(document: dict[str, Any]) -> str:
-    """A report document (or a fleet of them) as indented JSON, the expiry timeline's 2,160 counts written
-    on two lines rather than one a line (about 24 KB of indentation per report, else)."""
+    """A report document (or a fleet of them) as indented JSON, the expiry timeline's 3,600 counts written
+    on three lines rather than one a line (about 40 KB of indentation per report, else)."""
     return json_safe(_TIMELINE_ARRAY.sub(_one_line, json.dumps(document, ensure_ascii=False, indent=2)))
 
 

@@ -30,7 +30,10 @@ def _expiry(simulation: ExpirySimulation) -> dict[str, Any]:
     return {
         "path": None if simulation.origin.path is None else cut_text(simulation.origin.path),
         "start_ms": simulation.start_ms,
+        "maxmemory": simulation.maxmemory,
         "settings": {
+            "algorithm": settings.algorithm,
+            "sweep_per_second": settings.sweep_per_second,
             "hz": settings.hz,
             "active_expire_effort": settings.effort,
             "lazyfree_lazy_expire": settings.lazyfree,

@@ -37,11 +37,24 @@ SIMULATION_LABELS = {
     "sim-top-namespace": Text("most evicted pattern (keys)", "淘汰最多的模式（Key 数）"),
     "sim-expiry-title": Text("Expiry simulation of {source}", "{source} 的过期模拟"),
     "sim-expiry-settings": Text(
-        "active expire cycle at hz {hz}, active-expire-effort {effort}, lazyfree-lazy-expire {lazyfree}; {seconds} s "
-        "from the dump's creation, a point every {step} s; nothing reads the keys",
-        "主动过期周期：hz {hz}，active-expire-effort {effort}，lazyfree-lazy-expire {lazyfree}；从 RDB 生成时刻起 "
+        "{algorithm} at hz {hz}, active-expire-effort {effort}, lazyfree-lazy-expire {lazyfree}; {seconds} s "
+        "from {start}, a point every {step} s; nothing reads the keys",
+        "{algorithm}：hz {hz}，active-expire-effort {effort}，lazyfree-lazy-expire {lazyfree}；从 {start} 起 "
         "{seconds} 秒，每 {step} 秒一个点；没有任何读取",
     ),
+    "sim-algorithm-cursor": Text(
+        "the active expire cycle of Redis 6.0 and later (a cursor over each database's keys with a TTL)",
+        "Redis 6.0 及以后的主动过期周期（游标遍历每个数据库中带 TTL 的 Key）",
+    ),
+    "sim-algorithm-random": Text(
+        "the active expire cycle of Redis 5 and earlier (random samples of the keys with a TTL)",
+        "Redis 5 及以前的主动过期周期（随机抽样带 TTL 的 Key）",
+    ),
+    "sim-algorithm-valkey9": Text(
+        "the active expire cycle of Valkey 9 (a cursor over each database's keys with a TTL)",
+        "Valkey 9 的主动过期周期（游标遍历每个数据库中带 TTL 的 Key）",
+    ),
+    "sim-expiry-maxmemory": Text("maxmemory {size}", "maxmemory {size}"),
     "sim-yes": Text("yes", "yes"),
     "sim-no": Text("no", "no"),
     "sim-no-volatile": Text("no key has a TTL: nothing expires", "没有设置 TTL 的 Key：不会有 Key 过期"),

@@ -15,7 +15,7 @@ from rediscipline.model.report import Report
 from rediscipline.model.simulation import EvictionResult, EvictionSimulation, ExpirySimulation
 from rediscipline.render.labels import label
 from rediscipline.render.numbers import human_bytes
-from rediscipline.render.traffic_parts import ROWS, Line, Part, Table, TrafficSection, word
+from rediscipline.render.traffic_parts import ROWS, Line, Part, Table, TrafficSection, utc, word
 
 #: Hit ratios whose smallest size each policy's line names.
 TARGETS = (0.9, 0.95, 0.99)
@@ -133,6 +133,8 @@ def expiry_section(simulation: ExpirySimulation, lang: str) -> TrafficSection:
             label(
                 "sim-expiry-settings",
                 lang,
+                algorithm=label(f"sim-algorithm-{settings.algorithm}", lang),
+                start=utc(simulation.start_ms / 1000),
                 hz=f"{settings.hz}",
                 effort=f"{settings.effort}",
                 lazyfree=label("sim-yes" if settings.lazyfree else "sim-no", lang),
@@ -141,6 +143,8 @@ def expiry_section(simulation: ExpirySimulation, lang: str) -> TrafficSection:
             )
         )
     ]
+    if simulation.maxmemory:
+        parts.append(Line(label("sim-expiry-maxmemory", lang, size=human_bytes(simulation.maxmemory))))
     if not simulation.volatile:
         parts.append(Line(label("sim-no-volatile", lang)))
     for db, keys, size in simulation.volatile:

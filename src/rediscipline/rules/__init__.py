@@ -10,6 +10,7 @@ from rediscipline.rules.cluster import ALL as CLUSTER_RULES
 from rediscipline.rules.command import ALL as COMMAND_RULES
 from rediscipline.rules.config import ALL as CONFIG_RULES
 from rediscipline.rules.eviction import ALL as EVICTION_RULES
+from rediscipline.rules.expiry import ALL as EXPIRY_RULES
 from rediscipline.rules.hot import ALL as HOT_RULES
 from rediscipline.rules.key import ALL as KEY_RULES
 from rediscipline.rules.pubsub import ALL as PUBSUB_RULES
@@ -30,6 +31,7 @@ ALL_RULES: tuple[type[Rule[Any]], ...] = (
     *SECURITY_RULES,
     *CLUSTER_RULES,
     *HOT_RULES,
+    *EXPIRY_RULES,
     *EVICTION_RULES,
     *SUPPRESSION_RULES,
 )

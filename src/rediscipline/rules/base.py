@@ -47,7 +47,7 @@ from rediscipline.model.plan import SERVER_CONFIG
 from rediscipline.model.report import RuleMeta
 from rediscipline.model.server import ServerFact
 from rediscipline.model.severity import Severity
-from rediscipline.model.simulation import EvictionSimulation
+from rediscipline.model.simulation import EvictionSimulation, ExpirySimulation
 from rediscipline.model.text import Text
 from rediscipline.model.traffic import TrafficView
 from rediscipline.rules.citations import citations_for
@@ -409,6 +409,18 @@ class SimulationRule(Rule[OptionsT]):
     """
 
     def check(self, simulation: EvictionSimulation, ctx: RuleContext[OptionsT]) -> Iterable[SubjectViolation]:
+        raise NotImplementedError
+
+
+class ExpiryRule(Rule[OptionsT]):
+    """A rule on what the expiry simulator predicts (`rediscipline simulate expiry`), run once at the end of the
+    run with the whole simulation (`ExpirySimulation`): every database's series and the cycle's cost per step.
+
+    Violations become findings about the simulated keyspace, one per (code, subject); set `Violation.value`
+    to the predicted quantity (a share of memory, seconds of storm).
+    """
+
+    def check(self, simulation: ExpirySimulation, ctx: RuleContext[OptionsT]) -> Iterable[SubjectViolation]:
         raise NotImplementedError
 
 

@@ -39,7 +39,8 @@ class _Collector(HTMLParser):
             self.open.append(element)
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.elements.append(Element(tag, dict(attrs)))
+        figure = next((e for e in reversed(self.open) if e.tag == "figure"), None)
+        self.elements.append(Element(tag, dict(attrs), chart=figure.attrs.get("data-chart") if figure else None))
 
     def handle_endtag(self, tag: str) -> None:
         if tag == self._raw:

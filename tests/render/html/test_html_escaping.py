@@ -31,7 +31,8 @@ OUR_TAGS = {
     "html", "head", "meta", "title", "style", "body", "main", "h1", "h2", "h3", "h4", "header", "dl", "dt", "dd",
     "div", "span", "b", "p", "section", "ul", "li", "figure", "figcaption", "svg", "rect", "line", "text",
     "details", "summary", "article", "blockquote", "cite", "label", "input", "select", "option", "button", "code",
-    "pre", "table", "thead", "tbody", "tr", "th", "td", "a", "footer", "script", "em", "strong", "ol",
+    "pre", "table", "thead", "tbody", "tr", "th", "td", "a", "footer", "script", "em", "strong", "ol", "polyline",
+    "polygon",
 }  # fmt: skip
 
 

@@ -3,7 +3,8 @@
 `render_html` builds the page's view from the bounded report (`header`, `scan_charts`, `findings`, and the
 traffic windows as `render.traffic` words them for every format) and writes it with `page.render_page`; see
 `page` for the one escaping path and the Content-Security-Policy, `charts` for why the charts are SVG drawn
-here rather than by a chart library.
+here rather than by a chart library. A simulation's sections are laid out as the traffic windows'; an expiry
+simulation's charts (`simulation_charts`) are drawn in its section.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import TextIO
 
 from rediscipline.model.display import NAME_LIMIT, QUOTE_LIMIT, display_bytes, display_text
 from rediscipline.model.report import LAYOUT_SITES, Report
-from rediscipline.render.html.charts import BarChart, ColumnChart, SplitChart
+from rediscipline.render.html.charts import BarChart, ColumnChart, LineChart, SplitChart
 from rediscipline.render.html.findings import LongNameTable, PageLimits, findings_view
 from rediscipline.render.html.header import header
 from rediscipline.render.html.page import render_page
@@ -57,15 +58,22 @@ class Page:
     patterns: tuple[PatternRow, ...]
     patterns_caption: str
     traffic: tuple[TrafficSection, ...] = ()
+    section_charts: tuple[tuple[LineChart, ...], ...] = ()  # beside `traffic`: the charts drawn in each section
 
 
-def _simulations(report: Report, lang: str) -> tuple[TrafficSection, ...]:
-    """A simulation's sections, laid out as the traffic windows' (`render.simulation` words them)."""
+def _simulations(report: Report, lang: str) -> tuple[tuple[TrafficSection, tuple[LineChart, ...]], ...]:
+    """A simulation's sections, laid out as the traffic windows' (`render.simulation` words them, eviction first
+    as in every format), each with its charts."""
     if not report.stats.eviction and not report.stats.expiry:
         return ()
-    from rediscipline.render.simulation import simulation_sections  # a simulation's report only
+    # a simulation's report only
+    from rediscipline.render.html.simulation_charts import expiry_charts
+    from rediscipline.render.simulation import eviction_section, expiry_section
 
-    return tuple(simulation_sections(report, lang))
+    return (
+        *((eviction_section(eviction, lang), ()) for eviction in report.stats.eviction),
+        *((expiry_section(expiry, lang), expiry_charts(expiry, lang)) for expiry in report.stats.expiry),
+    )
 
 
 def _patterns(report: Report, lang: str, limit: int) -> tuple[tuple[PatternRow, ...], str]:
@@ -114,6 +122,7 @@ def _page(report: Report, lang: str, limits: PageLimits) -> str:
     sites = report.run.layout == LAYOUT_SITES or any(is_site(finding) for finding in report.findings)
     charts = () if sites else tuple(scan_charts(report, lang, limits.drill))
     patterns, caption = ((), "") if sites else _patterns(report, lang, limits.patterns)
+    sections = (*((traffic_section(view, lang), ()) for view in report.stats.traffic), *_simulations(report, lang))
     page = Page(
         charts=charts,
         chart_notes=_chart_notes(report, lang),
@@ -122,7 +131,8 @@ def _page(report: Report, lang: str, limits: PageLimits) -> str:
         families_of={rule.rule_id: rule.family for rule in view.rules},
         patterns=patterns,
         patterns_caption=caption,
-        traffic=tuple(traffic_section(view, lang) for view in report.stats.traffic) + _simulations(report, lang),
+        traffic=tuple(section for section, _charts in sections),
+        section_charts=tuple(section_charts for _section, section_charts in sections),
     )
     return render_page(
         "report.html.j2",

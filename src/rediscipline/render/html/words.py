@@ -112,6 +112,54 @@ WORDS = {
     "type": Text("Type", "类型"),
     "key": Text("Key", "Key"),
     "from-scan": Text("time after the scan", "扫描后的时间"),
+    "expiry-waiting": Text("Expired keys still in memory, and keys reclaimed", "已过期仍在内存中的 Key 与已回收的 Key"),
+    "expiry-waiting-bytes": Text("Memory held by expired keys", "已过期 Key 占用的内存"),
+    "expiry-cpu": Text(
+        "The expire cycle's share of the server's time, per step", "每个步长内过期周期占用服务端时间的比例"
+    ),
+    "time-since": Text("time since {start}", "自 {start} 起的时间"),
+    "time-column": Text("Time", "时间"),
+    "elapsed-s": Text("{n} s", "{n} 秒"),
+    "elapsed-min": Text("{n} min", "{n} 分钟"),
+    "elapsed-h": Text("{n} h", "{n} 小时"),
+    "elapsed-d": Text("{n} d", "{n} 天"),
+    "series-of-db": Text("db {db}: {what}", "db {db}：{what}"),
+    "hover-db": Text(
+        "db {db}: {keys} expired still in memory ({size}), {reclaimed} reclaimed",
+        "db {db}：已过期仍在内存 {keys} 个（{size}），已回收 {reclaimed} 个",
+    ),
+    "hover-cpu": Text(
+        "{share} of the server's time, longest cycle {longest}, {hits} cycles at their time limit",
+        "占服务端时间 {share}，最长周期 {longest}，{hits} 个周期达到时间上限",
+    ),
+    "longest-cycle": Text("longest cycle", "最长周期"),
+    "limit-band": Text("steps where slow cycles hit their time limit", "慢周期达到时间上限的步长"),
+    "limit-band-title": Text(
+        "{start} – {end}: {hits} slow cycles stopped at their time limit",
+        "{start} – {end}：{hits} 个慢周期在时间上限处停止",
+    ),
+    "limit-caption": Text(
+        "Slow cycles stopped at their time limit in {steps} of {total} steps ({hits} cycles); the busiest step "
+        "took {share} of the server's time.",
+        "{total} 个步长中有 {steps} 个出现慢周期达到时间上限（共 {hits} 个周期）；最繁忙的步长占用服务端时间 {share}。",
+    ),
+    "no-limit-caption": Text(
+        "No slow cycle reached its time limit; the busiest step took {share} of the server's time.",
+        "没有慢周期达到时间上限；最繁忙的步长占用服务端时间 {share}。",
+    ),
+    "waiting-peak": Text(
+        "Most at once: {keys} expired keys still in memory ({size}) at {t}.",
+        "峰值：{t} 时有 {keys} 个已过期 Key 仍在内存中（{size}）。",
+    ),
+    "databases-cut": Text(
+        "{n} more databases are not drawn; the tables below list each one.",
+        "另有 {n} 个数据库未绘制；下方表格逐一列出。",
+    ),
+    "why-none-expired": Text("no TTL ends within the {span} simulated.", "在模拟的 {span}内没有 TTL 到期。"),
+    "why-reclaimed-at-once": Text(
+        "the cycle reclaimed every expired key before the next point.", "每个已过期的 Key 都在下一个点之前被回收。"
+    ),
+    "why-no-cycle-time": Text("the expire cycle took no measurable time.", "过期周期没有占用可测量的时间。"),
     "fleet-title": Text("Fleet: {n} targets, {failed} not read", "实例群：{n} 个目标，{failed} 个未能读取"),
     "fleet-scores": Text("Score per target", "各目标的得分"),
     "fleet-error": Text("Not read: {error}", "未能读取：{error}"),

@@ -13,6 +13,7 @@ from rediscipline.model.location import SOURCE_RUNTIME
 from rediscipline.model.namespace import NamespacePolicy
 from rediscipline.model.severity import Severity
 from rediscipline.model.text import Text
+from rediscipline.model.units import human_duration
 from rediscipline.rules.base import (
     Accumulator,
     AggregateResult,
@@ -29,7 +30,6 @@ from rediscipline.rules.base import (
 from rediscipline.rules.gate import NEVER, Gate, when
 from rediscipline.rules.options import RuleOptions, option
 
-_UNITS = ((86400, "d", "天"), (3600, "h", "小时"), (60, "min", "分钟"), (1, "s", "秒"))
 #: A pattern is `too-short` when none of its keys has even this share of the namespace's `ttl-min` left.
 LEFT_SHARE = 0.5
 #: Patterns followed for `too-short` at most (the ones with the most keys are kept).
@@ -42,23 +42,6 @@ class TtlRangeOptions(RuleOptions):
     max_seconds: int = option(
         0, "Longest TTL in seconds outside namespaces that declare `ttl-max` (0 = no limit).", minimum=0
     )
-
-
-def duration(seconds: int) -> Text:
-    """`10 d 3 h`, `45 min`: the largest non-zero unit and the next one unless it is zero, truncated."""
-    en: list[str] = []
-    zh: list[str] = []
-    rest = seconds
-    for size, unit_en, unit_zh in _UNITS:
-        amount, rest = divmod(rest, size)
-        if amount:
-            en.append(f"{amount} {unit_en}")
-            zh.append(f"{amount} {unit_zh}")
-        if len(en) == 2 or (en and not amount):
-            break
-    if not en:
-        return Text("0 s", "0 秒")
-    return Text(" ".join(en), " ".join(zh))
 
 
 @rule(
@@ -149,7 +132,7 @@ class TtlRange(FactRule[TtlRangeOptions], AggregateRule[TtlRangeOptions]):
             max_en, max_zh = f" for namespace {namespace.pattern}", f"命名空间 {namespace.pattern} 的"
         if longest is None or ttl_ms <= longest * 1000:
             return None
-        ttl, limit = duration(ttl_ms // 1000), duration(longest)
+        ttl, limit = human_duration(ttl_ms // 1000), human_duration(longest)
         return Violation(
             "too-long",
             Text(
@@ -235,7 +218,7 @@ class _LeftAccumulator(Accumulator):
 def _given_too_short(ttl_ms: int, shortest: int, namespace: NamespacePolicy) -> Violation:
     """A TTL the application gives (seen by the runtime guard: exact, not what is left of it) below the
     namespace's minimum."""
-    ttl, limit = duration(ttl_ms // 1000), duration(shortest)
+    ttl, limit = human_duration(ttl_ms // 1000), human_duration(shortest)
     return Violation(
         "too-short",
         Text(
@@ -248,7 +231,7 @@ def _given_too_short(ttl_ms: int, shortest: int, namespace: NamespacePolicy) -> 
 
 
 def _too_short(entry: _Left, shortest: int, namespace: NamespacePolicy | None) -> Violation:
-    left, limit = duration(entry.longest_ms // 1000), duration(shortest)
+    left, limit = human_duration(entry.longest_ms // 1000), human_duration(shortest)
     where = namespace.pattern if namespace is not None else "?"
     keys_en = "its only key has" if entry.keys == 1 else f"the longest of its {entry.keys} keys with a TTL has"
     keys_zh = "唯一的 Key" if entry.keys == 1 else f"{entry.keys} 个带 TTL 的 Key 中最长的"

@@ -332,6 +332,8 @@ class ClusterSource:
             partial.append(PARTIAL_SHARDS)
         used = [shard.used_memory for shard in shards if shard.used_memory is not None]
         keys = [shard.server_keys for shard in shards if shard.server_keys is not None]
+        volatile = sum(count for server in servers for _db, count in server.volatile)
+        started = [server.started_ms for server in servers if server.started_ms is not None]
         return ServerSummary(
             address=self.address.display,
             flavor=first.flavor if first is not None else "?",
@@ -340,6 +342,10 @@ class ClusterSource:
             used_memory=sum(used) if used else None,
             dbs=((0, sum(keys)),) if keys else (),
             partial=tuple(partial),
+            started_ms=min(started) if started else None,
+            volatile=((0, volatile),) if any(server.volatile for server in servers) else (),
+            expire_config=first.expire_config if first is not None else (),
+            clients=first.clients if first is not None else None,
         )
 
 

@@ -10,13 +10,14 @@ while the engine works, ends the scan: the facts so far stand as a partial resul
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 
 from rediscipline.model.facts import VANISHED, KeySample, UnreadableKey
 from rediscipline.model.location import SOURCE_LIVE
 from rediscipline.model.plan import ProbePlan
-from rediscipline.model.report import ServerSummary
+from rediscipline.model.report import EXPIRE_CONFIG, ServerSummary
 from rediscipline.model.server import CHECK_NO_TOUCH, ServerFact
 from rediscipline.model.source import Fact, SourceOutcome
 from rediscipline.sources.errors import SourceError
@@ -308,7 +309,20 @@ def _summary(
         cluster_masters=scope.cluster_masters,
         dbs_at_end=tuple(sorted(end_keys.items())) if end_keys is not None else None,
         dbs_not_scanned=outcome.not_scanned,
+        started_ms=_server_time_ms(server),
+        volatile=tuple(sorted(server.expires.items())),
+        expire_config=tuple(
+            (name, value) for name in EXPIRE_CONFIG if (value := server.config_value(name)) is not None
+        ),
+        clients=server.info_int("connected_clients"),
     )
+
+
+def _server_time_ms(server: ServerFact) -> int:
+    """The server's clock when it was first read (INFO `server_time_usec`, Redis 6.2 and later), else this host's:
+    the moment the TTLs the scan reads count from."""
+    usec = server.info_int("server_time_usec")
+    return usec // 1000 if usec else int(time.time() * 1000)
 
 
 __all__ = ["LiveScanOptions", "LiveSource"]

@@ -303,6 +303,7 @@ def _summary(summaries: Sequence[DumpSummary]) -> ServerSummary:
         for db, keys in summary.keys_by_db.items():
             dbs[db] = dbs.get(db, 0) + keys
     used = [s.used_memory for s in summaries if s.used_memory is not None]
+    created = [s.ctime for s in summaries if s.ctime is not None]
     return ServerSummary(
         address=address,
         flavor="/".join(sorted({s.flavor for s in summaries})),
@@ -310,4 +311,5 @@ def _summary(summaries: Sequence[DumpSummary]) -> ServerSummary:
         role=f"{', '.join(labels)} dump · CRC {' / '.join(checks)}",
         used_memory=sum(used) if used else None,
         dbs=tuple(sorted(dbs.items())),
+        started_ms=max(created) * 1000 if created else None,
     )

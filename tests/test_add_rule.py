@@ -256,7 +256,7 @@ NAMED = ("--title", "T", "--title-zh", "标题", "--source", "004 §2.1")
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("EXP", "expiry-storm"), "unknown family 'EXP'"),
+        (("ZZZ", "expiry-storm"), "unknown family 'ZZZ'"),
         (("KEY", "key-length"), "slug 'key-length' is taken"),
         (("KEY", "Bad_Slug"), "slug 'Bad_Slug': lower-case words joined by `-`"),
         (("KEY", "fresh-slug", "--id", "KEY005"), "KEY005 is taken"),

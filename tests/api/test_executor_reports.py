@@ -42,8 +42,9 @@ def _spec(where: str, scheduler: str) -> str:
 
 
 #: What a document says about time: the run's wall time, the TTLs left of its top keys when they were read,
-#: and the minutes and hours of the expiry timeline they fell in (its `keys` and `later` stay).
-_CLOCKED = ("elapsed_seconds", "ttl_ms", "per_minute", "per_hour")
+#: the minutes, hours and busiest seconds of the expiry timeline they fell in (its `keys` and `later` stay), and
+#: when the scan started.
+_CLOCKED = ("elapsed_seconds", "ttl_ms", "per_minute", "per_hour", "peak_second", "started_ms")
 
 
 def _timeless(data: Any) -> Any:
@@ -61,10 +62,11 @@ def _document(report: Report) -> Any:
 
 def _steady(report: dict[str, Any]) -> dict[str, Any]:
     """A report document without what changes between two scans of one server: wall times, and the memory
-    the server itself uses (connections come and go)."""
+    the server itself uses and its clients (connections come and go)."""
     data: dict[str, Any] = _timeless(report)
     if data["server"] is not None:
         data["server"]["used_memory"] = None
+        data["server"]["connected_clients"] = None
     for shard in data["shards"] or ():
         shard["used_memory"] = None
     return data

@@ -126,9 +126,8 @@ def _fast_path_dump(rng: random.Random, writer: str = "redis72") -> bytes:
         kind = i % 12 if i % 2 else 0
         prefix = b""
         if i % 3 == 0:
-            prefix += b"\xfc" + (1_700_000_000_000 + rng.choice([-5_000, 60_000, 86_400_000 * 40])).to_bytes(
-                8, "little"
-            )
+            due = rng.choice([-5_000, 60_000, 86_400_000 * 40, rng.randrange(86_400_000)])  # past, soon, later, today
+            prefix += b"\xfc" + (1_700_000_000_000 + due).to_bytes(8, "little")
         if i % 5 == 0:
             prefix += b"\xf8" + enc_len(rng.choice([3, 200, 70_000]))
         if i % 7 == 0:

@@ -417,15 +417,15 @@ def test_shards_read_apart_and_merged_report_what_one_engine_fed_every_shard_rep
 
 
 def _ttl_free(keyspace: Any) -> Any:
-    """Keyspace statistics without the TTLs left of the top keys and the minutes and hours of the expiry
-    timeline (two scans read them at other moments: a key due in 7,200 s is in hour 2, read a second later in
+    """Keyspace statistics without the TTLs left of the top keys and the minutes, hours and busiest seconds of
+    the expiry timeline (two scans read them at other moments: a key due in 7,200 s is in hour 2, read a second later in
     hour 1); the keys the timeline counts, and when, stay."""
     from dataclasses import replace
 
     def keys(top: Any) -> Any:
         return tuple(replace(key, ttl_ms=None) for key in top)
 
-    expiry = replace(keyspace.expiry, per_minute=(), per_hour=())
+    expiry = replace(keyspace.expiry, per_minute=(), per_hour=(), peak_second=())
     return replace(
         keyspace, top_by_memory=keys(keyspace.top_by_memory), top_by_length=keys(keyspace.top_by_length), expiry=expiry
     )

@@ -7,6 +7,7 @@ from rediscipline.simulate.eviction import EvictionSettings, Outcome, Trace, rep
 from rediscipline.simulate.memory import REDIS_70
 
 KEY = REDIS_70.key_bytes(len(b"k:00"), 100)
+VOLATILE_KEY = REDIS_70.key_bytes(len(b"k:00"), 100, True)  # with its entry in the `expires` dict
 TABLE = REDIS_70.table_bytes(4)
 
 
@@ -23,8 +24,9 @@ def trace_of(rows: list[tuple[int, str, int]]) -> Trace:
 
 
 def run(rows: list[tuple[int, str, int]], policy: str, keys_room: int) -> tuple[Outcome, list[bytes]]:
+    """Replay `rows` with room for `keys_room` keys with a TTL (both dicts at their smallest)."""
     trace = trace_of(rows)
-    maxmemory = REDIS_70.baseline + TABLE + keys_room * KEY
+    maxmemory = REDIS_70.baseline + 2 * TABLE + keys_room * VOLATILE_KEY
     outcome = replay(trace, EvictionSettings(policy, maxmemory))
     evicted = [trace.names[number] for number in sorted(outcome.evicted)]
     return outcome, evicted

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rediscipline.simulate.memory import REDIS_70
+from rediscipline.simulate.memory import REDIS_70, model_for
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -66,6 +66,21 @@ def test_json_has_a_result_per_policy_and_size(trace: Path) -> None:
     assert not report["notes"]
 
 
+@pytest.mark.parametrize(
+    ("server", "allocator"), [("valkey-9.1", "libc"), ("redis-8.2", "jemalloc"), ("redis-7.0", "jemalloc16")]
+)
+def test_memory_is_counted_as_the_server_named_counts_it(trace: Path, server: str, allocator: str) -> None:
+    done = cli(str(trace), "--server", server, "--allocator", allocator, "--policy", "allkeys-lru", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    simulation = json.loads(done.stdout)["simulation"]["eviction"]
+    model = model_for(server, allocator)
+    names = [b"hot:0", b"hot:1", *(b"cold:%d" % index for index in range(20))]
+    keys = sum(model.key_bytes(len(name), 100) for name in names)
+    assert simulation["trace"]["working_set"] == model.baseline + model.table_bytes(model.table_buckets(22)) + keys
+    assert simulation["settings"]["memory_model"] == f"{server.replace('-', ' ')}, {allocator}"
+    assert simulation["settings"]["baseline"] == model.baseline
+
+
 def test_text_shows_the_curve_by_default(trace: Path) -> None:
     done = cli(str(trace))
     assert done.returncode == 0, done.stderr
@@ -82,6 +97,8 @@ def test_text_shows_the_curve_by_default(trace: Path) -> None:
          "allkeys-random, volatile-lru, volatile-lfu, volatile-random, volatile-ttl"),
         (("--maxmemory", "100"), "--maxmemory 100 bytes is below what one key of this trace takes on redis 7.0"),
         (("--maxmemory", "lots"), "'lots' is not a size above 0"),
+        (("--server", "keydb-6.3"), "unknown server 'keydb-6.3': a flavor and a version, such as redis-7.0"),
+        (("--allocator", "tcmalloc"), "'tcmalloc' is not one of 'jemalloc', 'jemalloc16', 'libc'"),
     ],
 )  # fmt: skip
 def test_bad_options_are_one_line_and_exit_2(trace: Path, args: tuple[str, ...], error: str) -> None:

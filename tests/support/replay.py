@@ -66,14 +66,14 @@ def replay_on_server(client: redis.Redis, trace: Trace) -> Replayed:
 
 
 def _baseline(client: redis.Redis, trace: Trace) -> int:
-    """`used_memory` less what the keys held take (Redis 7.0: each key as the memory model counts it, the
+    """`used_memory` less what the keys held take (Redis 7.0: each key held as the memory model counts it, the
     dict's bucket array from MEMORY STATS, whose `overhead.hashtable.main` is keys × (24 + 16) + buckets × 8):
     what the server spends besides its keys while this client replays, its query and reply buffers included."""
     used = int(client.info("memory")["used_memory"])
     held = client.dbsize()
     main = int(client.memory_stats()["db.0"]["overhead.hashtable.main"])
     buckets = (main - held * 40) // 8
-    sizes = {len(trace.names[number]): trace.sizes[index] for index, number in enumerate(trace.keys)}
-    assert len(set(sizes.values())) == 1 and len({REDIS_70.key_bytes(n, s) for n, s in sizes.items()}) == 1
-    per_key = REDIS_70.key_bytes(*next(iter(sizes.items())))
-    return used - held * per_key - REDIS_70.table_bytes(buckets)
+    size = {number: trace.sizes[index] for index, number in enumerate(trace.keys)}
+    number = {name: at for at, name in enumerate(trace.names)}
+    keys = sum(REDIS_70.key_bytes(len(name), size[number[name]]) for name in client.scan_iter(count=1000))
+    return used - keys - REDIS_70.table_bytes(buckets)

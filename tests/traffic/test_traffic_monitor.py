@@ -185,8 +185,9 @@ def test_a_saved_trace_is_replayed_by_simulate_eviction(server: ServerProcess, t
     assert 0 < simulation["trace"]["volatile_accesses"] < simulation["trace"]["accesses"]
     [result] = simulation["results"]
     assert result["misses"] == 2 and result["oom_errors"] == 0  # each key read once from the database
-    model = REDIS_70.key_bytes(len(b"page:1"), 500) + REDIS_70.key_bytes(len(b"user:7"), 40)
-    assert simulation["trace"]["working_set"] == REDIS_70.baseline + REDIS_70.table_bytes(4) + model
+    model = REDIS_70.key_bytes(len(b"page:1"), 500, True) + REDIS_70.key_bytes(len(b"user:7"), 40)
+    tables = 2 * REDIS_70.table_bytes(4)  # the keys' dict and the dict of those with a TTL
+    assert simulation["trace"]["working_set"] == REDIS_70.baseline + tables + model
 
 
 def test_a_user_without_monitor_gets_the_rest_with_a_note(server: ServerProcess) -> None:

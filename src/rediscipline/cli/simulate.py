@@ -11,6 +11,7 @@ import click
 
 from rediscipline.api import settings_for
 from rediscipline.cli.options import output_options, overrides_from, settings_options, size_value, write_report
+from rediscipline.redis_meta.allocation import ALLOCATORS
 from rediscipline.render import RENDERERS
 from rediscipline.simulate.eviction import (
     DEFAULT_DECAY_TIME,
@@ -19,6 +20,7 @@ from rediscipline.simulate.eviction import (
     DEFAULT_SAMPLES,
     POLICIES,
 )
+from rediscipline.simulate.memory import DEFAULT_ALLOCATOR, DEFAULT_SERVER, model_for
 from rediscipline.sources.live.defaults import DEFAULT_TIMEOUT_SECONDS
 from rediscipline.sources.simulation.eviction_source import DEFAULT_POLICIES
 from rediscipline.sources.simulation.traces import DEFAULT_RATE, DEFAULT_SIZE
@@ -46,6 +48,14 @@ def _policies(ctx: click.Context, param: click.Parameter, values: tuple[str, ...
 @click.group("simulate")
 def simulate_command() -> None:
     """What-if: a trace through the server's eviction per policy and maxmemory; a dump's TTLs through its expiry."""
+
+
+def _server(_ctx: click.Context, param: click.Parameter, value: str) -> str:
+    try:
+        model_for(value, DEFAULT_ALLOCATOR)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param=param) from None
+    return value
 
 
 @simulate_command.command("eviction")
@@ -87,7 +97,25 @@ def simulate_command() -> None:
     default=None,
     callback=_size_or_none,
     metavar="SIZE",
-    help="The server's used_memory with no key (default: the memory model's, measured on Redis 7.0).",
+    help="The server's used_memory with no key (default: the memory model's, measured on --server's closest "
+    "server here).",
+)
+@click.option(
+    "--server",
+    default=DEFAULT_SERVER,
+    show_default=True,
+    callback=_server,
+    metavar="FLAVOR-VERSION",
+    help="The server whose memory layout is counted: redis-7.0 (Redis 6.0 to 7.4, Valkey to 8.0), redis-8.2, "
+    "valkey-9.1 (Valkey 8.1 and later)...",
+)
+@click.option(
+    "--allocator",
+    type=click.Choice(tuple(ALLOCATORS)),
+    default=DEFAULT_ALLOCATOR,
+    show_default=True,
+    help="The server's allocator: jemalloc16 for Debian/Ubuntu packages, jemalloc for official builds and "
+    "Docker images, libc for MALLOC=libc builds.",
 )
 @click.option(
     "--default-size",
@@ -125,6 +153,8 @@ def eviction_command(
     lfu_decay_time: int,
     hz: int,
     baseline_memory: int | None,
+    server: str,
+    allocator: str,
     default_size: int,
     rate: int,
     seed: int,
@@ -142,7 +172,7 @@ def eviction_command(
     Each access is a GET and, on a miss, a SET of a value of its size. TRACE is a `traffic --monitor
     --save-trace` file, a MONITOR capture (`redis-cli monitor > capture.txt`) or a text file of one access
     per line: `[ts_ms] key size`. The replay follows the server's sampled algorithm (the eviction pool of
-    16, maxmemory-samples, the 1 s LRU clock, the LFU counter) and counts memory as Redis 7.0 does.
+    16, maxmemory-samples, the 1 s LRU clock, the LFU counter) and counts memory as --server does.
     Exit code: 0 clean, 1 findings at or above --fail-on, 2 bad input.
 
     \b
@@ -164,6 +194,8 @@ def eviction_command(
         default_size=default_size,
         rate=rate,
         baseline=baseline_memory,
+        server=server,
+        allocator=allocator,
         configured_policy=configured_policy,
     )
     report = simulate_eviction(options, settings, baseline=baseline)

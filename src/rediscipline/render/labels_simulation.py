@@ -51,8 +51,8 @@ SIMULATION_LABELS = {
         "Redis 5 及以前的主动过期周期（随机抽样带 TTL 的 Key）",
     ),
     "sim-algorithm-valkey9": Text(
-        "the active expire cycle of Valkey 9 (a cursor over each database's keys with a TTL)",
-        "Valkey 9 的主动过期周期（游标遍历每个数据库中带 TTL 的 Key）",
+        "the active expire cycle of Valkey 8.1 and later (a cursor over each database's keys with a TTL)",
+        "Valkey 8.1 及以后版本的主动过期周期（游标遍历每个数据库中带 TTL 的 Key）",
     ),
     "sim-expiry-maxmemory": Text("maxmemory {size}", "maxmemory {size}"),
     "sim-yes": Text("yes", "yes"),

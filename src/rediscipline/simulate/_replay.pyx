@@ -4,8 +4,8 @@ arrays.
 
 Every decision is the pure code's: the same generator (`rng.SplitMix64`, its steps written out here) drawn at
 the same moments, the same distinct sample, pool, LFU counter, memory accounting and rehash, so that both give
-the same `Outcome` for the same trace and settings (tests/simulate/test_replay_parity.py). Only the memory
-layout of `memory.MemoryModel` (Redis 7.0's) is written here; its baseline comes from the model.
+the same `Outcome` for the same trace and settings (tests/simulate/test_replay_parity.py). What keys and dict
+arrays cost is the model's (`memory.MemoryModel`), asked once per key and size and when an array grows.
 """
 
 from array import array
@@ -14,7 +14,7 @@ from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 
 from rediscipline.simulate.eviction import LRU_CLOCK_MAX, POLICIES, Outcome
-from rediscipline.simulate.memory import BUCKET, DICT_ENTRY, EMBSTR_LIMIT, MAX_LOAD, ROBJ, TABLE_MIN
+from rediscipline.simulate.memory import MAX_LOAD
 from rediscipline.simulate.pool import POOL_SIZE
 
 cdef enum:
@@ -51,54 +51,8 @@ cdef inline int64_t rng_below(Rng* rng, int64_t n) noexcept nogil:
     return <int64_t>(rng_next(rng) % <uint64_t>n)
 
 
-cdef inline int64_t jemalloc_size(int64_t size) noexcept nogil:
-    if size <= 8:
-        return 8
-    if size <= 16:
-        return 16
-    cdef int64_t bits = 0
-    cdef int64_t value = size - 1
-    while value:
-        bits += 1
-        value >>= 1
-    cdef int64_t step = (<int64_t>1) << (bits - 3)
-    if step < 16:
-        step = 16
-    return (size + step - 1) // step * step
-
-
-cdef inline int64_t sds_size(int64_t length) noexcept nogil:
-    cdef int64_t header = 3 if length < 256 else (5 if length < 65536 else 9)
-    return jemalloc_size(header + length + 1)
-
-
-cdef int64_t _DICT_ENTRY = DICT_ENTRY
-cdef int64_t _ROBJ = ROBJ
-cdef int64_t _EMBSTR_LIMIT = EMBSTR_LIMIT
-cdef int64_t _BUCKET = BUCKET
-cdef int64_t _TABLE_MIN = TABLE_MIN
 cdef double _MAX_LOAD = MAX_LOAD
 cdef int64_t _LRU_CLOCK_MAX = LRU_CLOCK_MAX
-
-
-cdef inline int64_t key_bytes(int64_t key_length, int64_t value_length) noexcept nogil:
-    cdef int64_t value
-    if value_length <= _EMBSTR_LIMIT:
-        value = jemalloc_size(_ROBJ + 3 + value_length + 1)
-    else:
-        value = jemalloc_size(_ROBJ) + sds_size(value_length)
-    return jemalloc_size(_DICT_ENTRY) + sds_size(key_length) + value
-
-
-cdef inline int64_t table_bytes(int64_t buckets) noexcept nogil:
-    return jemalloc_size(buckets * _BUCKET) if buckets else 0
-
-
-cdef inline int64_t table_buckets(int64_t keys) noexcept nogil:
-    cdef int64_t buckets = _TABLE_MIN
-    while buckets < keys:
-        buckets *= 2
-    return buckets
 
 
 cdef inline int64_t decayed(int64_t counter, int64_t stored, int64_t now, int64_t decay_time) noexcept nogil:
@@ -113,13 +67,18 @@ cdef inline int64_t minutes(int64_t ms) noexcept nogil:
     return (ms // 60000) & MINUTES_MASK
 
 
+cdef struct Table:
+    int64_t buckets
+    int64_t old_buckets
+
+
 cdef struct Database:
     int64_t* all
     int64_t count
     int64_t* volatile
     int64_t volatile_count
-    int64_t buckets
-    int64_t old_buckets
+    Table main
+    Table expires
     bint created
 
 
@@ -137,6 +96,11 @@ cdef class _Kernel:
     cdef int64_t* at_all
     cdef int64_t* at_volatile
     cdef int64_t* name_length
+    cdef int64_t* cost_code  # the size × 2 + TTL or not that `cost_of` was asked for (-1: not yet)
+    cdef int64_t* cost_of
+    cdef object memory
+    cdef dict costs  # (name length, size × 2 + TTL or not) → bytes, for every key of that shape
+    cdef int64_t bucket_keys
     cdef int64_t* evicted
     cdef Database* dbs
     cdef int64_t* db_of
@@ -150,6 +114,8 @@ cdef class _Kernel:
         self.at_all = NULL
         self.at_volatile = NULL
         self.name_length = NULL
+        self.cost_code = NULL
+        self.cost_of = NULL
         self.evicted = NULL
         self.db_of = NULL
         self.dbs = NULL
@@ -168,6 +134,8 @@ cdef class _Kernel:
         free(self.at_all)
         free(self.at_volatile)
         free(self.name_length)
+        free(self.cost_code)
+        free(self.cost_of)
         free(self.evicted)
         free(self.db_of)
 
@@ -176,8 +144,19 @@ cdef class _Kernel:
     cdef void insert(self, int64_t key, int64_t db, int64_t size, int64_t ttl, int64_t now) noexcept:
         cdef Database* database = &self.dbs[db]
         database.created = True
-        self.grow(database, now)
-        cdef int64_t cost = key_bytes(self.name_length[key], size)
+        self.grow(&database.main, database.count, now)
+        if ttl > 0:
+            self.grow(&database.expires, database.volatile_count, now)
+        cdef int64_t code = size * 2 + (1 if ttl > 0 else 0)
+        cdef object shape, known
+        if self.cost_code[key] != code:
+            self.cost_code[key] = code
+            shape = (self.name_length[key], code)
+            known = self.costs.get(shape)
+            if known is None:
+                known = self.costs[shape] = self.memory.key_bytes(self.name_length[key], size, ttl > 0)
+            self.cost_of[key] = known
+        cdef int64_t cost = self.cost_of[key]
         self.cost[key] = cost
         self.used += cost
         self.held += 1
@@ -196,20 +175,20 @@ cdef class _Kernel:
         if self.used > self.peak:
             self.peak = self.used
 
-    cdef void grow(self, Database* database, int64_t now) noexcept:
-        cdef int64_t held = database.count
-        if database.buckets == 0:
-            database.buckets = table_buckets(1)
-            self.used += table_bytes(database.buckets)
+    cdef void grow(self, Table* table, int64_t held, int64_t now) noexcept:
+        if table.buckets == 0:
+            table.buckets = self.memory.table_buckets(1)
+            self.used += self.memory.table_bytes(table.buckets)
             return
-        if held < database.buckets or database.old_buckets:
+        cdef int64_t capacity = table.buckets * self.bucket_keys
+        if held < capacity or table.old_buckets:
             return
-        cdef int64_t bigger = table_buckets(held + 1)
-        cdef int64_t more = table_bytes(bigger)
-        if <double>held / <double>database.buckets <= _MAX_LOAD and self.maxmemory and self.used + more > self.maxmemory:
+        cdef int64_t bigger = self.memory.table_buckets(held + 1)
+        cdef int64_t more = self.memory.table_bytes(bigger)
+        if <double>held / <double>capacity <= _MAX_LOAD and self.maxmemory and self.used + more > self.maxmemory:
             return
-        database.old_buckets = database.buckets
-        database.buckets = bigger
+        table.old_buckets = table.buckets
+        table.buckets = bigger
         self.used += more
         self.rehash_until = (now // self.cron + 1) * self.cron
         if self.used > self.peak:
@@ -218,9 +197,12 @@ cdef class _Kernel:
     cdef void finish_rehash(self) noexcept:
         cdef int64_t index
         for index in range(self.ndbs):
-            if self.dbs[index].old_buckets:
-                self.used -= table_bytes(self.dbs[index].old_buckets)
-                self.dbs[index].old_buckets = 0
+            if self.dbs[index].main.old_buckets:
+                self.used -= self.memory.table_bytes(self.dbs[index].main.old_buckets)
+                self.dbs[index].main.old_buckets = 0
+            if self.dbs[index].expires.old_buckets:
+                self.used -= self.memory.table_bytes(self.dbs[index].expires.old_buckets)
+                self.dbs[index].expires.old_buckets = 0
         self.rehash_until = 0
 
     cdef int64_t delete(self, int64_t key, int64_t db) noexcept:
@@ -436,6 +418,9 @@ def replay(trace: object, settings: object) -> object:
     kernel.log_factor = settings.log_factor
     kernel.decay_time = settings.decay_time
     kernel.cron = 1000 // max(settings.hz, 1)
+    kernel.memory = settings.memory
+    kernel.costs = {}
+    kernel.bucket_keys = settings.memory.capacity(1)
     kernel.used = settings.memory.baseline
     kernel.nkeys = nkeys
     for index in range(POOL):
@@ -454,15 +439,19 @@ def replay(trace: object, settings: object) -> object:
     kernel.name_length = <int64_t*>malloc(max(nkeys, 1) * sizeof(int64_t))
     kernel.evicted = <int64_t*>calloc(max(nkeys, 1), sizeof(int64_t))
     kernel.db_of = <int64_t*>malloc(max(nkeys, 1) * sizeof(int64_t))
+    kernel.cost_code = <int64_t*>malloc(max(nkeys, 1) * sizeof(int64_t))
+    kernel.cost_of = <int64_t*>calloc(max(nkeys, 1), sizeof(int64_t))
     if (kernel.dbs == NULL or kernel.cost == NULL or kernel.clock == NULL or kernel.expire == NULL
             or kernel.at_all == NULL or kernel.at_volatile == NULL or kernel.name_length == NULL
-            or kernel.evicted == NULL or kernel.db_of == NULL):
+            or kernel.evicted == NULL or kernel.db_of == NULL or kernel.cost_code == NULL
+            or kernel.cost_of == NULL):
         raise MemoryError  # what was allocated is freed with the kernel
     cdef int64_t key, at, i
     for key in range(nkeys):
         kernel.expire[key] = -1
         kernel.name_length[key] = len(names[key])
         kernel.db_of[key] = -1
+        kernel.cost_code[key] = -1
     sizes_per_db = [0] * kernel.ndbs
     for i in range(accesses):
         key = keys[i]

@@ -16,9 +16,10 @@ above `maxmemory`, one key at a time:
 * nothing to evict (noeviction, or a volatile policy with no volatile key): the SET is refused, an OOM error,
   and the GETs go on being served.
 
-Memory is counted as the server's allocator counts it (`memory`): a baseline, every key, and each database's
-dict bucket array, which grows past one key per bucket only when `maxmemory` allows the new array (always past
-1.618 keys per bucket), and whose old array is freed at the next cron tick (`hz`).
+Memory is counted as the server's allocator counts it (`memory`): a baseline, every key (with its entry in the
+`expires` dict when it has a TTL), and the bucket arrays of each database's two dicts (its keys, and its keys
+with a TTL), each of which grows past one key per bucket only when `maxmemory` allows the new array (always
+past 1.618 keys per bucket), and whose old array is freed at the next cron tick (`hz`).
 
 Time comes from the trace (milliseconds); a key whose TTL passed is deleted when it is next read (lazy
 expiry). Active expiry (keys expired by the server's cycle while nobody reads them) is not replayed here, so
@@ -35,7 +36,7 @@ from dataclasses import dataclass, field
 
 from rediscipline import compiled
 from rediscipline.simulate.lfu import LFU_INIT_VAL, LFU_MAX, decayed, incremented, minutes
-from rediscipline.simulate.memory import MAX_LOAD, REDIS_70, MemoryModel, table_buckets
+from rediscipline.simulate.memory import MAX_LOAD, REDIS_70, MemoryModel
 from rediscipline.simulate.pool import EvictionPool
 from rediscipline.simulate.rng import SplitMix64, distinct_sample
 
@@ -110,18 +111,29 @@ class Outcome:
         return self.hits / reads if reads else None
 
 
-class _Database:
-    """The keys of one database, with dense lists to sample from in O(1): every key, and those with a TTL."""
+class _Table:
+    """A dict's bucket arrays: the one in use, and the one being rehashed away (freed at the next cron tick)."""
 
-    __slots__ = ("all", "all_at", "buckets", "old_buckets", "volatile", "volatile_at")
+    __slots__ = ("buckets", "old_buckets")
+
+    def __init__(self) -> None:
+        self.buckets = 0
+        self.old_buckets = 0
+
+
+class _Database:
+    """The keys of one database, with dense lists to sample from in O(1): every key, and those with a TTL; and
+    its two dicts' arrays (`main`, `expires`)."""
+
+    __slots__ = ("all", "all_at", "expires", "main", "volatile", "volatile_at")
 
     def __init__(self) -> None:
         self.all: list[int] = []
         self.all_at: dict[int, int] = {}
         self.volatile: list[int] = []
         self.volatile_at: dict[int, int] = {}
-        self.buckets = 0
-        self.old_buckets = 0  # the array being rehashed away, freed at the next cron tick
+        self.main = _Table()
+        self.expires = _Table()
 
 
 def _add(members: list[int], at: dict[int, int], key: int) -> None:
@@ -190,8 +202,10 @@ class _Replay:
         database = self.dbs.get(db)
         if database is None:
             database = self.dbs[db] = _Database()
-        self._grow(database, now)
-        cost = self.memory.key_bytes(len(self.trace.names[key]), size)
+        self._grow(database.main, len(database.all), now)
+        if ttl > 0:
+            self._grow(database.expires, len(database.volatile), now)
+        cost = self.memory.key_bytes(len(self.trace.names[key]), size, ttl > 0)
         self.cost[key] = cost
         self.db_of[key] = db
         self.used += cost
@@ -202,31 +216,33 @@ class _Replay:
         self.clock[key] = self._new_clock(now)
         self.outcome.peak_memory = max(self.outcome.peak_memory, self.used)
 
-    def _grow(self, database: _Database, now: int) -> None:
-        """The dict's array before one more key: created at its smallest, doubled when every bucket holds a
-        key and `maxmemory` allows the new array (or past MAX_LOAD whatever it costs)."""
-        held = len(database.all)
-        if database.buckets == 0:
-            database.buckets = table_buckets(1)
-            self.used += self.memory.table_bytes(database.buckets)
+    def _grow(self, table: _Table, held: int, now: int) -> None:
+        """A dict's array before one more key (`held`: the keys it has): created at its smallest, grown when
+        full and `maxmemory` allows the new array (or past MAX_LOAD whatever it costs)."""
+        memory = self.memory
+        if table.buckets == 0:
+            table.buckets = memory.table_buckets(1)
+            self.used += memory.table_bytes(table.buckets)
             return
-        if held < database.buckets or database.old_buckets:
+        capacity = memory.capacity(table.buckets)
+        if held < capacity or table.old_buckets:
             return
-        bigger = table_buckets(held + 1)
-        more = self.memory.table_bytes(bigger)
+        bigger = memory.table_buckets(held + 1)
+        more = memory.table_bytes(bigger)
         maxmemory = self.settings.maxmemory
-        if held / database.buckets <= MAX_LOAD and maxmemory and self.used + more > maxmemory:
+        if held / capacity <= MAX_LOAD and maxmemory and self.used + more > maxmemory:
             return
-        database.old_buckets, database.buckets = database.buckets, bigger
+        table.old_buckets, table.buckets = table.buckets, bigger
         self.used += more
         self.rehash_until = (now // self.cron + 1) * self.cron
         self.outcome.peak_memory = max(self.outcome.peak_memory, self.used)
 
     def _finish_rehash(self) -> None:
         for database in self.dbs.values():
-            if database.old_buckets:
-                self.used -= self.memory.table_bytes(database.old_buckets)
-                database.old_buckets = 0
+            for table in (database.main, database.expires):
+                if table.old_buckets:
+                    self.used -= self.memory.table_bytes(table.old_buckets)
+                    table.old_buckets = 0
         self.rehash_until = 0
 
     def _delete(self, key: int, db: int) -> int:

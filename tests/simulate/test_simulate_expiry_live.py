@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.support.cli import run_cli
 from tests.support.kinds import require_kind
 from tests.support.servers import ServerProcess, refused_port, start_server
 
@@ -21,14 +21,8 @@ PASSWORD = "s3cret-pw-4711"
 
 
 def cli(*args: str, command: str = "simulate") -> subprocess.CompletedProcess[str]:
-    head = ["simulate", "expiry"] if command == "simulate" else [command]
-    return subprocess.run(
-        [sys.executable, "-m", "rediscipline", *head, *args, "--isolated"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    head = ("simulate", "expiry") if command == "simulate" else (command,)
+    return run_cli(*head, *args, timeout=300)
 
 
 def load(server: ServerProcess) -> None:

@@ -9,11 +9,12 @@ import bisect
 import random
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import redis
 
 from rediscipline.simulate.eviction import Trace
-from rediscipline.simulate.memory import REDIS_70
+from rediscipline.simulate.memory import REDIS_70, MemoryModel
 
 #: Accesses sent per pipeline.
 BATCH = 50
@@ -43,8 +44,9 @@ class Replayed:
     baseline: int  # the server's used_memory less its keys at the end: itself and this client's buffers
 
 
-def replay_on_server(client: redis.Redis, trace: Trace) -> Replayed:
-    """Send `trace` to the server of `client` at the pace of its times, starting now."""
+def replay_on_server(client: redis.Redis, trace: Trace, memory: MemoryModel = REDIS_70) -> Replayed:
+    """Send `trace` to the server of `client` at the pace of its times, starting now; `memory`: the model of
+    that server, which its baseline is measured with."""
     start_wall = time.time()
     first = trace.times[0]
     sent: list[int] = []
@@ -62,18 +64,26 @@ def replay_on_server(client: redis.Redis, trace: Trace) -> Replayed:
     stats = client.info("stats")
     hits, misses = int(stats["keyspace_hits"]), int(stats["keyspace_misses"])
     timed = Trace(sent, trace.keys, trace.sizes, trace.ttls, trace.dbs, trace.names)
-    return Replayed(hits / (hits + misses), int(stats["evicted_keys"]), timed, _baseline(client, trace))
+    baseline = _baseline(client, trace, memory)
+    return Replayed(hits / (hits + misses), int(stats["evicted_keys"]), timed, baseline)
 
 
-def _baseline(client: redis.Redis, trace: Trace) -> int:
-    """`used_memory` less what the keys held take (Redis 7.0: each key held as the memory model counts it, the
-    dict's bucket array from MEMORY STATS, whose `overhead.hashtable.main` is keys × (24 + 16) + buckets × 8):
-    what the server spends besides its keys while this client replays, its query and reply buffers included."""
+def _baseline(client: redis.Redis, trace: Trace, memory: MemoryModel) -> int:
+    """`used_memory` less what the keys held take (each key held as the memory model counts it, and the dicts'
+    bucket arrays as MEMORY STATS gives them): what the server spends besides its keys while this client
+    replays, its query and reply buffers included."""
     used = int(client.info("memory")["used_memory"])
-    held = client.dbsize()
-    main = int(client.memory_stats()["db.0"]["overhead.hashtable.main"])
-    buckets = (main - held * 40) // 8
+    stats = client.memory_stats()
     size = {number: trace.sizes[index] for index, number in enumerate(trace.keys)}
     number = {name: at for at, name in enumerate(trace.names)}
-    keys = sum(REDIS_70.key_bytes(len(name), size[number[name]]) for name in client.scan_iter(count=1000))
-    return used - keys - REDIS_70.table_bytes(buckets)
+    keys = sum(memory.key_bytes(len(name), size[number[name]]) for name in client.scan_iter(count=1000))
+    return used - keys - _tables(client, stats)
+
+
+def _tables(client: redis.Redis, stats: dict[str, Any]) -> int:
+    """The bytes of the databases' bucket arrays: `overhead.db.hashtable.lut` (Redis 8, Valkey 8+), or from
+    Redis 7's `overhead.hashtable.main` (keys × (24 + 16) + buckets × 8), allocated as jemalloc16 does."""
+    if "overhead.db.hashtable.lut" in stats:
+        return int(stats["overhead.db.hashtable.lut"])
+    buckets = (int(stats["db.0"]["overhead.hashtable.main"]) - client.dbsize() * 40) // 8
+    return REDIS_70.table_bytes(buckets)

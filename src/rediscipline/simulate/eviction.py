@@ -16,10 +16,10 @@ above `maxmemory`, one key at a time:
 * nothing to evict (noeviction, or a volatile policy with no volatile key): the SET is refused, an OOM error,
   and the GETs go on being served.
 
-Memory is counted as the server's allocator counts it (`memory`): a baseline, every key (with its entry in the
-`expires` dict when it has a TTL), and the bucket arrays of each database's two dicts (its keys, and its keys
-with a TTL), each of which grows past one key per bucket only when `maxmemory` allows the new array (always
-past 1.618 keys per bucket), and whose old array is freed at the next cron tick (`hz`).
+Memory is counted as the server's allocator counts it, in the layout of its version (`memory`): a baseline,
+every key (with what its TTL adds when it has one), and the bucket arrays of each database's two dicts (its
+keys, and its keys with a TTL), each of which grows when full only when `maxmemory` allows the new array
+(always past 1.618 times full), and whose old array is freed at the next cron tick (`hz`).
 
 Time comes from the trace (milliseconds); a key whose TTL passed is deleted when it is next read (lazy
 expiry). Active expiry (keys expired by the server's cycle while nobody reads them) is not replayed here, so

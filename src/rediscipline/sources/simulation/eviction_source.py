@@ -43,6 +43,7 @@ from rediscipline.simulate.eviction import (
 from rediscipline.simulate.memory import DEFAULT_ALLOCATOR, DEFAULT_SERVER, MemoryModel, model_for
 from rediscipline.sources.errors import SourceError
 from rediscipline.sources.simulation.traces import DEFAULT_RATE, DEFAULT_SIZE, LoadedTrace, load_trace
+from rediscipline.sources.traffic.trace import TraceHeader
 
 #: The policies replayed when none is asked: those that need no TTL.
 DEFAULT_POLICIES = ("allkeys-lru", "allkeys-lfu", "allkeys-random")
@@ -65,8 +66,8 @@ class EvictionOptions:
     default_size: int = DEFAULT_SIZE
     rate: int = DEFAULT_RATE
     baseline: int | None = None  # the server's used_memory with no key; None: the model's
-    server: str = DEFAULT_SERVER  # the flavor and version whose memory layout is counted
-    allocator: str = DEFAULT_ALLOCATOR
+    server: str | None = None  # the flavor and version whose memory is counted; None: the trace's, else the default
+    allocator: str | None = None  # None: the trace's, else the default
     configured_policy: str | None = None
 
 
@@ -84,7 +85,7 @@ class EvictionSource:
         if options.configured_policy and options.configured_policy not in options.policies:
             options = replace(options, policies=(options.configured_policy, *options.policies))  # what it is judged by
         try:
-            self.model = model_for(options.server, options.allocator, options.baseline)
+            model_for(options.server or DEFAULT_SERVER, options.allocator or DEFAULT_ALLOCATOR)
         except ValueError as error:
             raise SourceError(str(error)) from None
         self.options = options
@@ -94,6 +95,17 @@ class EvictionSource:
     def outcome(self) -> SourceOutcome:
         return self._outcome
 
+    def _model(self, header: TraceHeader) -> MemoryModel:
+        """The memory model: the server and allocator asked for, else those the trace's header names, else the
+        defaults (Redis 7.0, jemalloc16)."""
+        options = self.options
+        server = options.server or header.server or DEFAULT_SERVER
+        allocator = options.allocator or header.allocator or DEFAULT_ALLOCATOR
+        try:
+            return model_for(server, allocator, options.baseline)
+        except ValueError as error:
+            raise SourceError(f"{self.inputs[0]}: its header: {error}") from None
+
     def facts(self, plan: ProbePlan) -> Iterator[Fact]:
         del plan  # the simulation is the same whatever the rules
         options = self.options
@@ -101,16 +113,16 @@ class EvictionSource:
         trace = loaded.trace
         if not len(trace):
             raise SourceError(f"{self.inputs[0]}: the trace holds no key access")
-        model = self.model
+        model = self._model(loaded.header)
         costs = key_costs(trace, model)
         working = working_set(trace, model, costs)
-        sizes = options.maxmemory or tuple(_curve(model, working))
-        smallest = model.baseline + min(costs.values())
+        smallest = model.baseline + model.table_bytes(model.table_buckets(1)) + min(costs.values())
+        sizes = options.maxmemory or _curve(model, working, smallest)
         too_small = [size for size in sizes if size < smallest]
         if too_small:
             raise SourceError(
                 f"--maxmemory {too_small[0]:,} bytes is below what one key of this trace takes on {model.name}: "
-                f"{smallest:,} bytes (the server's {model.baseline:,} with no key, and the key)"
+                f"{smallest:,} bytes (the server's {model.baseline:,} with no key, the key and its dict's first array)"
             )
         patterns: dict[int, bytes] = {}
         results = []
@@ -170,10 +182,12 @@ def _first_access(trace: Trace) -> Iterator[int]:
             yield index
 
 
-def _curve(model: MemoryModel, working: int) -> Iterator[int]:
+def _curve(model: MemoryModel, working: int, smallest: int) -> tuple[int, ...]:
+    """The sizes replayed when none is asked: shares of the working set (`CURVE_STEPS`), those that hold at
+    least one key (`smallest`); the whole working set when none does."""
     data = working - model.baseline
-    for step in CURVE_STEPS:
-        yield model.baseline + round(data * step)
+    sizes = (model.baseline + round(data * step) for step in CURVE_STEPS)
+    return tuple(dict.fromkeys(size for size in sizes if size >= smallest)) or (working,)
 
 
 def _result(

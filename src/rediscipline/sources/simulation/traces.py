@@ -3,10 +3,10 @@ GET and, on a miss, a SET of a value of the access's size).
 
 Three formats, told apart by their first line:
 
-* **rediscipline trace** (`traffic --monitor --save-trace`; `sources.traffic.trace`): JSON lines after the
-  header `{"format": "rediscipline-trace", "version": 1}`. A line's `size` is its command's argument bytes per
-  key, so a key's value size is taken from its writes (a SET's, SETEX's, ...: the size less the key), and a
-  key never written takes `default_size`;
+* **rediscipline trace** (`traffic --monitor --save-trace`; `sources.traffic.trace`): JSON lines after the header
+  `{"format": "rediscipline-trace", "version": 1, ...}`, which names the server sampled (`header`). A line's
+  `size` is its command's argument bytes per key, so a key's value size is taken from its writes (a SET's,
+  SETEX's, ...: the size less the key), and a key never written takes `default_size`;
 * **MONITOR capture** (`redis-cli monitor > capture.txt`, with or without its first `OK` line): each line a
   command as MONITOR prints it (`sources.traffic.monitor_line`), its keys found by the command table, a key's
   value size from its writes' value argument;
@@ -27,7 +27,7 @@ import json
 import os
 from array import array
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
@@ -37,7 +37,7 @@ from rediscipline.simulate.eviction import Trace
 from rediscipline.sources.errors import SourceError
 from rediscipline.sources.traffic.monitor_line import parse_line
 from rediscipline.sources.traffic.monitor_tally import SCRIPT_CALLERS, ttl_argument, ttl_ms
-from rediscipline.sources.traffic.trace import FORMAT, read_trace
+from rediscipline.sources.traffic.trace import FORMAT, TraceHeader, TraceReader
 
 FORMAT_TRACE = FORMAT
 FORMAT_MONITOR = "monitor"
@@ -65,6 +65,7 @@ class LoadedTrace:
     trace: Trace
     format: str
     timed: bool
+    header: TraceHeader = field(default_factory=TraceHeader)  # what a rediscipline trace says of its server
 
 
 class _Builder:
@@ -120,7 +121,8 @@ def _json_trace(stream: IO[bytes], shown: str, default_size: int) -> LoadedTrace
     builder = _Builder()
     lines = _Numbered(stream)
     try:
-        for access in read_trace(text for _number, text in lines):
+        reader = TraceReader(text for _number, text in lines)
+        for access in reader.accesses():
             number = builder.add(access.us // 1000, access.db, access.key, access.size, access.ttl)
             if access.command in VALUE_WRITES:
                 builder.written[number] = max(access.size - len(access.key), 0)
@@ -129,7 +131,7 @@ def _json_trace(stream: IO[bytes], shown: str, default_size: int) -> LoadedTrace
     except (KeyError, TypeError) as error:
         raise SourceError(f"{shown}: line {lines.number}: not an access ({_why(error)} missing or wrong)") from None
     builder.sized_by_writes(default_size)
-    return LoadedTrace(builder.trace(), FORMAT_TRACE, True)
+    return LoadedTrace(builder.trace(), FORMAT_TRACE, True, reader.header)
 
 
 def _monitor_trace(stream: IO[bytes], shown: str, default_size: int) -> LoadedTrace:

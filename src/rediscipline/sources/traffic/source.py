@@ -75,7 +75,7 @@ from rediscipline.sources.traffic.sizes import read_sizes
 from rediscipline.sources.traffic.slots import METRICS_OFF, SOURCE_SLOT_STATS, SlotReading
 from rediscipline.sources.traffic.slowlog import SLOWLOG_ENTRIES, newest_id, slow_calls
 from rediscipline.sources.traffic.snapshot import Snapshot, parse_sections, take_snapshot
-from rediscipline.sources.traffic.trace import TraceWriter, trace_file
+from rediscipline.sources.traffic.trace import TraceHeader, TraceWriter, trace_file
 from rediscipline.sources.traffic.window import Observed, traffic_view
 
 #: With --monitor, the part of the window before the sample (its throughput is what MONITOR's cost is measured
@@ -192,6 +192,7 @@ class TrafficSource:
         self._sleep, self._clock, self._stop = sleep, clock, stop
         self._outcome = SourceOutcome()
         self._trace_written: tuple[str, int] | None = None
+        self._trace_header = TraceHeader()
 
     def outcome(self) -> SourceOutcome:
         return self._outcome
@@ -227,6 +228,7 @@ class TrafficSource:
         start = take_snapshot(wire)
         calls.count("info", "time")
         _refuse_sentinel(start, wire, self.address.display)
+        self._trace_header = _trace_header(self.address.display, start)
         began = self._clock()
         if self.options.monitor:
             cut, sample, middle = self._monitored(wire, calls, began)
@@ -342,7 +344,7 @@ class TrafficSource:
         if path is None:
             yield None
             return
-        with trace_file(path) as writer:
+        with trace_file(path, self._trace_header) as writer:
             yield writer
         self._trace_written = (display_bytes(os.fsencode(path), PATH_LIMIT), writer.written)
 
@@ -535,9 +537,24 @@ def _source(name: str, error: str | None) -> TrafficSourceInfo:
     return TrafficSourceInfo(name, BLIND_SPOTS[name], error)
 
 
+def _described(display: str, snapshot: Snapshot) -> ServerFact:
+    """The server as INFO described it in `snapshot`."""
+    info = {**snapshot.section("server"), **snapshot.section("memory")}
+    return ServerFact(Location(SOURCE_TRAFFIC, display), info=info)
+
+
+def _trace_header(display: str, snapshot: Snapshot) -> TraceHeader:
+    """What a trace file says of the server: its flavor and version, and its allocator when INFO names it
+    without doubt (glibc; a jemalloc build does not say its size classes)."""
+    described = _described(display, snapshot)
+    server = f"{described.flavor}-{described.version}" if described.version != "?" else None
+    allocator = "libc" if described.info.get("mem_allocator", "").startswith("libc") else None
+    return TraceHeader(server, allocator)
+
+
 def _summary(display: str, end: Snapshot) -> ServerSummary:
     """The report's header: the server as INFO described it at the end of the window."""
-    described = ServerFact(Location(SOURCE_TRAFFIC, display), info={**end.section("server"), **end.section("memory")})
+    described = _described(display, end)
     return ServerSummary(
         address=display,
         flavor=described.flavor,

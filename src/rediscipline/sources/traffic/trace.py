@@ -1,10 +1,12 @@
-"""The key accesses of a MONITOR sample as a trace file, for replaying them (the eviction simulator to come).
+"""The key accesses of a MONITOR sample as a trace file, for replaying them (`simulate eviction`).
 
 The format is JSON Lines (UTF-8, one object per line, `\\n` after each). The first line says what the file is:
 
-    {"format": "rediscipline-trace", "version": 1}
+    {"format": "rediscipline-trace", "version": 1, "server": "redis-7.0.15", "allocator": "libc"}
 
-and every other line is one access of one key:
+(`server`: the flavor and version of the server sampled, as INFO gave them; `allocator`: `libc` when INFO's
+`mem_allocator` says so, absent for jemalloc, whose build does not say its size classes; both absent when
+unknown), and every other line is one access of one key:
 
     {"us": 1700000000123456, "db": 0, "cmd": "get", "size": 12, "key": "dXNlcjox"}
 
@@ -40,7 +42,22 @@ from rediscipline.sources.errors import SourceError
 
 FORMAT = "rediscipline-trace"
 VERSION = 1
-HEADER = json.dumps({"format": FORMAT, "version": VERSION}) + "\n"
+
+
+@dataclass(frozen=True, slots=True)
+class TraceHeader:
+    """What a trace's first line says of the server it was sampled from (see the module docstring)."""
+
+    server: str | None = None
+    allocator: str | None = None
+
+    def line(self) -> str:
+        fields: dict[str, object] = {"format": FORMAT, "version": VERSION}
+        if self.server:
+            fields["server"] = self.server
+        if self.allocator:
+            fields["allocator"] = self.allocator
+        return json.dumps(fields) + "\n"
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,11 +75,11 @@ class Access:
 class TraceWriter:
     """Writes accesses to a text stream opened for writing (the header first, at once); `written` counts them."""
 
-    def __init__(self, stream: IO[str]) -> None:
+    def __init__(self, stream: IO[str], header: TraceHeader = TraceHeader()) -> None:
         self._stream = stream
         self._commands: dict[str, str] = {}  # command → its JSON string
         self.written = 0
-        stream.write(HEADER)
+        stream.write(header.line())
 
     def write(self, us: int, db: int, command: str, size: int, key: bytes, *, ttl: int = 0) -> None:
         quoted = self._commands.get(command)
@@ -77,7 +94,7 @@ class TraceWriter:
 
 
 @contextlib.contextmanager
-def trace_file(path: Path) -> Iterator[TraceWriter]:
+def trace_file(path: Path, header: TraceHeader = TraceHeader()) -> Iterator[TraceWriter]:
     """A writer into a new file beside `path` that replaces `path` when the block ends without an error: an
     interrupted sample never leaves half a trace, nor destroys the one that was there. Raises SourceError
     when the file cannot be made or moved into place."""
@@ -87,7 +104,7 @@ def trace_file(path: Path) -> Iterator[TraceWriter]:
         raise _cannot(path, error) from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            yield TraceWriter(stream)
+            yield TraceWriter(stream, header)
         os.replace(temporary, path)
     except OSError as error:
         _remove(temporary)
@@ -110,15 +127,29 @@ def _remove(path: str) -> None:
 def read_trace(lines: Iterable[str]) -> Iterator[Access]:
     """The accesses of a trace (the lines of its file); raises ValueError when the first line is not a
     rediscipline trace of a version this code reads."""
-    iterator = iter(lines)
-    try:
-        header = json.loads(next(iterator))
-    except (StopIteration, json.JSONDecodeError):
-        header = None
-    if not isinstance(header, dict) or header.get("format") != FORMAT or header.get("version") != VERSION:
-        raise ValueError(f"not a {FORMAT} file of version {VERSION}")
-    for line in iterator:
-        record = json.loads(line)
-        key = base64.b64decode(record["key"])
-        ttl = int(record.get("ttl", 0))
-        yield Access(int(record["us"]), int(record["db"]), str(record["cmd"]), int(record["size"]), key, ttl)
+    return TraceReader(lines).accesses()
+
+
+class TraceReader:
+    """A trace's lines read: its header at once (`header`; ValueError when the first line is not a rediscipline
+    trace of a version this code reads), its accesses as they are iterated."""
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self._lines = iter(lines)
+        try:
+            first = json.loads(next(self._lines))
+        except (StopIteration, json.JSONDecodeError):
+            first = None
+        if not isinstance(first, dict) or first.get("format") != FORMAT or first.get("version") != VERSION:
+            raise ValueError(f"not a {FORMAT} file of version {VERSION}")
+        server, allocator = first.get("server"), first.get("allocator")
+        self.header = TraceHeader(
+            server if isinstance(server, str) else None, allocator if isinstance(allocator, str) else None
+        )
+
+    def accesses(self) -> Iterator[Access]:
+        for line in self._lines:
+            record = json.loads(line)
+            key = base64.b64decode(record["key"])
+            ttl = int(record.get("ttl", 0))
+            yield Access(int(record["us"]), int(record["db"]), str(record["cmd"]), int(record["size"]), key, ttl)

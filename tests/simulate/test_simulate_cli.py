@@ -113,6 +113,10 @@ def test_a_saved_trace_naming_an_unknown_server_is_one_line(tmp_path: Path) -> N
         f"rediscipline: error: {path}: its header: unknown server 'keydb-6.3.4': a flavor and a version, such as "
         "redis-7.0 or valkey-9.1"
     )
+    hostile = _saved_trace(tmp_path, {"server": "\x1b[31m" + "x" * 100_000})
+    done = cli(str(hostile))
+    assert done.returncode == 2 and len(done.stderr) < 400, done.stderr[:400]
+    assert "\x1b" not in done.stderr and "\\x1b[31m" in done.stderr
 
 
 def test_the_curve_of_a_tiny_trace_replays_only_sizes_that_hold_a_key(tmp_path: Path) -> None:

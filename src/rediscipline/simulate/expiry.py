@@ -69,6 +69,7 @@ from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from rediscipline import compiled
+from rediscipline.redis_meta.allocation import VALKEY_BUCKET_KEYS
 from rediscipline.simulate.rng import SplitMix64
 
 if TYPE_CHECKING:  # `--version` loads the compiled twin, which imports this module, without the model
@@ -96,7 +97,7 @@ RANDOM_REPEAT_ABOVE = KEYS_PER_LOOP // 4
 #: Valkey's hashtable (hashtable.c, 64-bit): keys a bucket holds (`ENTRIES_PER_BUCKET`), the fill (percent of
 #: its places) at or under which it shrinks (`MIN_FILL_PERCENT_SOFT`), the buckets a resize asks for per key
 #: (`BUCKET_FACTOR / BUCKET_DIVISOR`).
-BUCKET_KEYS = 7
+BUCKET_KEYS = VALKEY_BUCKET_KEYS
 HASHTABLE_MIN_FILL = 13
 BUCKET_FACTOR = 5
 BUCKET_DIVISOR = 32

@@ -160,7 +160,10 @@ def model_for(server: str, allocator: str, baseline: int | None = None) -> Memor
     Raises ValueError for a name that is neither."""
     match = _SERVER.match(server.strip())
     if match is None:
-        raise ValueError(f"unknown server {server!r}: a flavor and a version, such as redis-7.0 or valkey-9.1")
+        from rediscipline.model.display import QUOTE_LIMIT, display_text  # here: `--version` loads this module
+
+        shown = display_text(server, QUOTE_LIMIT)
+        raise ValueError(f"unknown server '{shown}': a flavor and a version, such as redis-7.0 or valkey-9.1")
     flavor = match.group(1).lower()
     if not EMBEDDED_KEY.available(flavor, parse_version(match.group(2)) or (0,)):
         layout, measured = LAYOUTS["redis-7"], REDIS_70_BASELINE

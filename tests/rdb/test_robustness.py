@@ -383,3 +383,19 @@ def test_cli_reports_a_damaged_dump_in_one_line_with_exit_2(tmp_path, damage):
     found = re.search(r"offset (\d+)", lines[0])
     assert found, lines[0]
     assert 0 <= int(found.group(1)) <= len(data)
+
+
+# -- closing ---------------------------------------------------------------------------------------------------
+
+
+def test_a_view_of_the_map_outliving_the_walk_does_not_fail_the_close(tmp_path):
+    """Closing a dump while a view of its map is still alive (a value not yet freed where it was handed, as a
+    Dask worker may keep one a moment longer) ends the read without a BufferError; the map goes with the view."""
+    path = tmp_path / "one.rdb"
+    path.write_bytes(RdbBuilder(version=10).select(0).string(b"user:1", b"v" * 100).build())
+    dump = open_rdb(path)
+    assert [key.name for key in dump] == [b"user:1"]
+    view = memoryview(dump._map)  # what a value sliced from the map would hold
+    dump.close()
+    assert view[:5] == b"REDIS"
+    view.release()

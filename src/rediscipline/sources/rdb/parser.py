@@ -14,6 +14,7 @@ byte offset instead of guessing. Module values are skipped through their self-de
 
 from __future__ import annotations
 
+import contextlib
 import mmap
 import os
 import struct
@@ -137,7 +138,10 @@ class RdbFile:
         for name in ("_envelope", "_map", "_file"):
             resource = getattr(self, name, None)
             if resource is not None:
-                resource.close()
+                # a view of the map may outlive the walk (a value not yet freed where it was handed, a cycle the
+                # collector has not reached): the map is then unmapped when the last view goes
+                with contextlib.suppress(BufferError):
+                    resource.close()
                 setattr(self, name, None)
 
     def __iter__(self) -> Iterator[RdbKey]:

@@ -36,21 +36,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # tests.support: the project's way to run a real server and replay a trace
 
-from tests.support.replay import replay_on_server, zipf_trace  # noqa: E402
+from tests.support.replay import SERVER_MODELS, replay_on_server, zipf_trace  # noqa: E402
 from tests.support.servers import start_server  # noqa: E402
 
 from rediscipline.simulate import eviction  # noqa: E402
 from rediscipline.simulate.eviction import EvictionSettings, Trace  # noqa: E402
-from rediscipline.simulate.memory import REDIS_70, model_for  # noqa: E402
+from rediscipline.simulate.memory import REDIS_70  # noqa: E402
 from rediscipline.sources.simulation.eviction_source import working_set  # noqa: E402
 
 POLICIES = ("allkeys-lru", "allkeys-lfu", "allkeys-random")
-#: The servers calibrated against, each with the model of its layout and allocator.
-MODELS = {
-    "redis70": model_for("redis-7.0", "jemalloc16"),
-    "redis82": model_for("redis-8.2", "jemalloc"),
-    "valkey91": model_for("valkey-9.1", "libc"),
-}
 
 
 def _spread(values: list[float], digits: int = 4) -> str:
@@ -69,7 +63,7 @@ def calibrate(args: argparse.Namespace) -> None:
                 for repeat in range(args.repeat):
                     with start_server(kind) as server:
                         client = server.client()
-                        empty = replace(MODELS[kind], baseline=int(client.info("memory")["used_memory"]))
+                        empty = replace(SERVER_MODELS[kind], baseline=int(client.info("memory")["used_memory"]))
                         data = working_set(trace, empty) - empty.baseline
                         maxmemory = empty.baseline + round(data * share)
                         client.config_set("maxmemory-policy", policy)
@@ -116,7 +110,7 @@ def speed(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--kinds", nargs="+", choices=sorted(MODELS), default=["redis70"])
+    parser.add_argument("--kinds", nargs="+", choices=sorted(SERVER_MODELS), default=["redis70"])
     parser.add_argument("--alphas", type=float, nargs="+", default=[0.8, 1.0, 1.2])
     parser.add_argument("--shares", type=float, nargs="+", default=[0.2, 0.5, 0.8])
     parser.add_argument("--keys", type=int, default=20_000)

@@ -13,20 +13,13 @@ from dataclasses import replace
 import pytest
 
 from rediscipline.simulate.eviction import EvictionSettings, replay
-from rediscipline.simulate.memory import model_for
 from rediscipline.sources.simulation.eviction_source import working_set
 from tests.support.kinds import require_kind
-from tests.support.replay import replay_on_server, zipf_trace
+from tests.support.replay import SERVER_MODELS, replay_on_server, zipf_trace
 from tests.support.servers import ServerProcess, start_server
 
 POLICIES = ("allkeys-lru", "allkeys-lfu", "allkeys-random")
 SHAPES = ((0.8, 0.3), (1.2, 0.7), (1.0, 0.2))
-#: The servers, each with the model of its layout and allocator.
-MODELS = {
-    "redis70": model_for("redis-7.0", "jemalloc16"),
-    "redis82": model_for("redis-8.2", "jemalloc"),
-    "valkey91": model_for("valkey-9.1", "libc"),
-}
 CASES = [
     *(("redis70", policy, alpha, share) for policy in POLICIES for alpha, share in SHAPES),
     *((kind, policy, *SHAPES[index]) for kind in ("redis82", "valkey91") for index, policy in enumerate(POLICIES)),
@@ -47,7 +40,7 @@ def test_simulated_hit_ratio_is_the_servers(
 ) -> None:
     trace = zipf_trace(8_000, alpha, 40_000, seed=7, size=300, rate=20_000)
     client = server.client()
-    model = replace(MODELS[kind], baseline=int(client.info("memory")["used_memory"]))
+    model = replace(SERVER_MODELS[kind], baseline=int(client.info("memory")["used_memory"]))
     maxmemory = model.baseline + round((working_set(trace, model) - model.baseline) * share)
     client.config_set("maxmemory-policy", policy)
     client.config_set("maxmemory", maxmemory)

@@ -13,16 +13,13 @@ import redis
 from rediscipline.redis_meta.allocation import ALLOCATORS, sds_size
 from rediscipline.simulate.memory import LAYOUTS, REDIS_70, MemoryModel, model_for
 from tests.support.kinds import require_kind
+from tests.support.replay import SERVER_MODELS
 from tests.support.servers import start_server
 
 #: jemalloc's classes (16-byte quantum, four per doubling) at their edges.
 CLASSES = {1: 8, 8: 8, 9: 16, 17: 32, 33: 48, 64: 64, 65: 80, 129: 160, 257: 320, 1025: 1280, 14337: 16384}
-#: Each server kind: the model of it, and how far from the server it may be (share of the growth).
-KINDS = {
-    "redis70": (model_for("redis-7.0", "jemalloc16"), 0.002),
-    "redis82": (model_for("redis-8.2", "jemalloc"), 0.05),
-    "valkey91": (model_for("valkey-9.1", "libc"), 0.035),
-}
+#: How far from each server the model may be (a share of the growth).
+TOLERANCE = {"redis70": 0.002, "redis82": 0.05, "valkey91": 0.035}
 KEYS = 4096  # a power of two: the dicts' arrays are the same before and after a rehash is due
 
 
@@ -66,11 +63,11 @@ def test_an_unknown_server_is_refused(server: str) -> None:
 SHAPES = [(11, 5), (11, 44), (11, 45), (30, 20), (11, 300), (130, 60), (11, 70_000)]  # (name, value) bytes
 
 
-@pytest.mark.parametrize("kind", sorted(KINDS))
+@pytest.mark.parametrize("kind", sorted(TOLERANCE))
 @pytest.mark.parametrize("volatile", [False, True], ids=["persistent", "ttl"])
 def test_the_model_is_the_servers_used_memory(kind: str, volatile: bool) -> None:
     require_kind(kind)
-    model, tolerance = KINDS[kind]
+    model, tolerance = SERVER_MODELS[kind], TOLERANCE[kind]
     with start_server(kind) as server:
         client = server.client()
         for name, value in SHAPES:

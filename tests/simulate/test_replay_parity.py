@@ -10,8 +10,9 @@ import pytest
 
 from rediscipline import compiled
 from rediscipline.simulate.eviction import POLICIES, EvictionSettings, Trace, replay_in_python
-from rediscipline.simulate.memory import MemoryModel, model_for
+from rediscipline.simulate.memory import MemoryModel
 from rediscipline.sources.simulation.eviction_source import working_set
+from tests.support.replay import SERVER_MODELS
 
 KERNEL = compiled.load("rediscipline.simulate._replay")
 
@@ -38,20 +39,13 @@ def mixed_trace(seed: int, accesses: int = 30_000) -> Trace:
     return Trace(times, keys, sizes, ttls, dbs, names)
 
 
-MODELS = {
-    "redis70": model_for("redis-7.0", "jemalloc16"),
-    "redis82": model_for("redis-8.2", "jemalloc"),
-    "valkey91": model_for("valkey-9.1", "libc"),
-}
-
-
 @pytest.mark.skipif(KERNEL is None, reason="no compiled core in this install (make build-ext)")
-@pytest.mark.parametrize("server", sorted(MODELS))
+@pytest.mark.parametrize("server", sorted(SERVER_MODELS))
 @pytest.mark.parametrize("policy", POLICIES)
 @pytest.mark.parametrize("share", [0.05, 0.3, 0.9])
 def test_the_compiled_replay_is_the_pure_one(policy: str, share: float, server: str) -> None:
     assert KERNEL is not None
-    memory: MemoryModel = MODELS[server]
+    memory: MemoryModel = SERVER_MODELS[server]
     trace = mixed_trace(len(policy))
     data = working_set(trace, memory) - memory.baseline
     for seed, decay in ((0, 1), (7, 0)):

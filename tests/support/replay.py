@@ -14,10 +14,16 @@ from typing import Any
 import redis
 
 from rediscipline.simulate.eviction import Trace
-from rediscipline.simulate.memory import REDIS_70, MemoryModel
+from rediscipline.simulate.memory import REDIS_70, MemoryModel, model_for
 
 #: Accesses sent per pipeline.
 BATCH = 50
+#: The servers the suite runs, each with the memory model of its version's layout and its build's allocator.
+SERVER_MODELS = {
+    "redis70": model_for("redis-7.0", "jemalloc16"),
+    "redis82": model_for("redis-8.2", "jemalloc"),
+    "valkey91": model_for("valkey-9.1", "libc"),
+}
 
 
 def zipf_trace(keys: int, alpha: float, accesses: int, *, seed: int, size: int, rate: int) -> Trace:
